@@ -1,0 +1,26 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test-output/', '.demo/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'smart'],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['webview/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The engine runs outside VS Code (CLI, MCP server, tests): it must never import the editor API.
+    files: ['src/engine/**/*.ts', 'src/shared/**/*.ts', 'src/cli/**/*.ts', 'src/hook/**/*.ts', 'src/mcp/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
+  },
+);

@@ -1,0 +1,332 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Database } from 'sql.js';
+import type { IngestCounts, RejectView } from '../shared/protocol';
+import { type IngestOptions, type IngestResult, Ingestor } from './ingest';
+import { eventsDir, isWithin, projectStateDir } from './paths';
+import { type ProjectIdentity, identifyProject } from './projectIdentity';
+import { migrate } from './schema';
+import { setAside, writeFileAtomic } from './snapshot';
+import { loadSqlJs } from './sqlJs';
+import { Store } from './store';
+import { type HeldLock, lockHolder, tryAcquireLock } from './writerLock';
+
+export type Role = 'writer' | 'reader';
+
+export interface OpenProjectOptions {
+  home: string;
+  folder: string;
+  /** Other open roots nested inside this one: their events belong to them, not to this project. */
+  excludeRoots?: string[];
+  /** `auto` takes the writer lock when free and follows read-only otherwise. */
+  role?: Role | 'auto';
+  /** Shown to other processes that find the lock taken. */
+  purpose?: string;
+  /** Quiet time after a change before the snapshot is written. */
+  saveDebounceMs?: number;
+  /** Longest a change waits for a save under continuous activity. */
+  saveMaxDelayMs?: number;
+  now?: () => number;
+}
+
+export const SNAPSHOT_FILE = 'db.sqlite';
+export const LOCK_FILE = 'writer.lock';
+
+/** One project's database: the single writer ingests the event log; readers follow its snapshots. */
+export class ProjectEngine {
+  readonly warnings: string[] = [];
+  private saveTimer: NodeJS.Timeout | undefined;
+  private firstUnsavedAt: number | undefined;
+  private saving: Promise<void> | undefined;
+  private dirty = false;
+  private loadedSnapshotStamp = '';
+  private closed = false;
+  private listeners = new Set<() => void>();
+
+  private constructor(
+    readonly identity: ProjectIdentity,
+    readonly home: string,
+    private store: Store,
+    private lock: HeldLock | undefined,
+    private readonly options: OpenProjectOptions,
+  ) {}
+
+  static async open(options: OpenProjectOptions): Promise<ProjectEngine> {
+    const identity = identifyProject(options.folder);
+    const stateDir = projectStateDir(options.home, identity.id);
+    fs.mkdirSync(stateDir, { recursive: true });
+    fs.mkdirSync(eventsDir(options.home), { recursive: true });
+    const wantsWriter = (options.role ?? 'auto') !== 'reader';
+    const lock = wantsWriter
+      ? tryAcquireLock(path.join(stateDir, LOCK_FILE), options.purpose ?? `pid ${process.pid}`)
+      : undefined;
+    if (options.role === 'writer' && !lock) {
+      const holder = lockHolder(path.join(stateDir, LOCK_FILE));
+      throw new Error(
+        `another process (${holder ? `${holder.purpose}, pid ${holder.pid}` : 'unknown'}) is writing project ${identity.name}`,
+      );
+    }
+    if (lock) removeAbandonedTempFiles(stateDir);
+    const engine = new ProjectEngine(identity, options.home, new Store(await newDatabase()), lock, options);
+    await engine.loadSnapshot();
+    return engine;
+  }
+
+  get role(): Role {
+    return this.lock ? 'writer' : 'reader';
+  }
+
+  get snapshotPath(): string {
+    return path.join(projectStateDir(this.home, this.identity.id), SNAPSHOT_FILE);
+  }
+
+  get lockPath(): string {
+    return path.join(projectStateDir(this.home, this.identity.id), LOCK_FILE);
+  }
+
+  get eventsDir(): string {
+    return eventsDir(this.home);
+  }
+
+  /** The raw database, for engine modules that query it. */
+  get db(): Store {
+    return this.store;
+  }
+
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emitChange(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Whether an event's working directory belongs here (nearest open root wins). */
+  belongsHere = (cwd: string): boolean => {
+    const resolved = path.resolve(cwd);
+    if (!this.identity.roots.some((root) => isWithin(root, resolved))) return false;
+    return !(this.options.excludeRoots ?? []).some((inner) => isWithin(inner, resolved));
+  };
+
+  private snapshotStamp(): string {
+    try {
+      const stat = fs.statSync(this.snapshotPath);
+      return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    } catch {
+      return '';
+    }
+  }
+
+  /**
+   * Open the saved snapshot, or start empty. A snapshot that won't open or fails its integrity check is set
+   * aside; as a writer the database is then rebuilt from the log, which is the truth.
+   */
+  private async loadSnapshot(): Promise<void> {
+    const stamp = this.snapshotStamp();
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await fs.promises.readFile(this.snapshotPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (bytes && bytes.length > 0) {
+      const SQL = await loadSqlJs();
+      let candidate: Database | undefined;
+      try {
+        candidate = new SQL.Database(bytes);
+        const check = candidate.exec('PRAGMA integrity_check')[0]?.values[0]?.[0];
+        if (check !== 'ok') throw new Error(`integrity check says: ${String(check)}`);
+        migrate(candidate);
+        this.replaceStore(new Store(candidate));
+        this.loadedSnapshotStamp = stamp;
+        return;
+      } catch (error) {
+        candidate?.close();
+        if (this.role === 'reader') {
+          // The writer owns the file; a reader only reports and waits for the next good snapshot.
+          this.warnings.push(
+            `The database snapshot could not be read (${(error as Error).message}); waiting for the writer.`,
+          );
+          this.replaceStore(await freshStore());
+          return;
+        }
+        const aside = setAside(this.snapshotPath);
+        this.warnings.push(
+          `The database snapshot was damaged (${(error as Error).message}). It was moved to ${aside} and the database is being rebuilt from the event log.`,
+        );
+      }
+    }
+    this.replaceStore(await freshStore());
+    this.loadedSnapshotStamp = stamp;
+  }
+
+  private replaceStore(store: Store): void {
+    if (store === this.store) return;
+    this.store.close();
+    this.store = store;
+  }
+
+  /** Read new lines of the event log. Only the writer ingests; a reader gets an empty result. */
+  async ingest(options: IngestOptions = {}): Promise<IngestResult> {
+    if (this.role !== 'writer' || this.closed)
+      return { events: 0, rejected: 0, foreign: 0, bytes: 0, restarted: [] };
+    const ingestor = new Ingestor(this.store, this.eventsDir, this.belongsHere, this.options.now);
+    const result = await ingestor.ingestAll(options);
+    if (result.bytes > 0 || result.restarted.length > 0) {
+      this.markDirty();
+      this.emitChange();
+    }
+    return result;
+  }
+
+  /** Unread bytes of the log for this project, to decide whether a catch-up deserves a progress bar. */
+  pendingBytes(): number {
+    return new Ingestor(this.store, this.eventsDir, this.belongsHere).pendingBytes();
+  }
+
+  /** Throw the database away and read the whole log again. */
+  async rebuild(options: IngestOptions = {}): Promise<IngestResult> {
+    if (this.role !== 'writer') throw new Error('only the window that writes this project can rebuild it');
+    this.replaceStore(await freshStore());
+    this.markDirty();
+    return this.ingest(options);
+  }
+
+  counts(): IngestCounts {
+    const db = this.store;
+    return {
+      events: db.number('SELECT count(*) FROM events'),
+      rejected: db.number('SELECT count(*) FROM rejects'),
+      sessions: db.number('SELECT count(*) FROM sessions'),
+      toolCalls: db.number('SELECT count(*) FROM tool_calls'),
+      toolFailures: db.number('SELECT count(*) FROM tool_calls WHERE success = 0'),
+      prompts: db.number('SELECT count(*) FROM prompts'),
+      dbBytes: this.snapshotBytes(),
+    };
+  }
+
+  private snapshotBytes(): number {
+    try {
+      return fs.statSync(this.snapshotPath).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  lastEventAt(): number | null {
+    const row = this.store.get('SELECT max(received_at) AS at FROM events');
+    return row?.at == null ? null : Number(row.at);
+  }
+
+  rejects(limit = 200): RejectView[] {
+    return this.store
+      .all(
+        `SELECT f.path AS file, r.offset, r.reason, r.sample, r.rejected_at
+         FROM rejects r JOIN log_files f ON f.id = r.file_id ORDER BY r.id DESC LIMIT ?`,
+        [limit],
+      )
+      .map((row) => ({
+        file: String(row.file),
+        offset: Number(row.offset),
+        reason: String(row.reason),
+        sample: String(row.sample),
+        rejectedAt: Number(row.rejected_at),
+      }));
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    this.firstUnsavedAt ??= Date.now();
+    this.scheduleSave();
+  }
+
+  private scheduleSave(): void {
+    if (this.closed) return;
+    const debounce = this.options.saveDebounceMs ?? 1500;
+    const maxDelay = this.options.saveMaxDelayMs ?? 10_000;
+    const waited = Date.now() - (this.firstUnsavedAt ?? Date.now());
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(
+      () => void this.save().catch(() => undefined),
+      Math.max(0, Math.min(debounce, maxDelay - waited)),
+    );
+  }
+
+  /** Write the snapshot now if anything changed (atomic: temp file, fsync, rename). */
+  async save(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    if (this.role !== 'writer') return;
+    while (this.saving) await this.saving;
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.firstUnsavedAt = undefined;
+    const bytes = this.store.export();
+    this.saving = writeFileAtomic(this.snapshotPath, bytes).finally(() => {
+      this.saving = undefined;
+    });
+    try {
+      await this.saving;
+      this.loadedSnapshotStamp = this.snapshotStamp();
+      this.emitChange();
+    } catch (error) {
+      this.dirty = true;
+      throw error;
+    }
+  }
+
+  /** A reader reloads when the writer saved a new snapshot; returns whether it did. */
+  async reloadIfChanged(): Promise<boolean> {
+    if (this.role !== 'reader' || this.closed) return false;
+    const stamp = this.snapshotStamp();
+    if (stamp === this.loadedSnapshotStamp) return false;
+    await this.loadSnapshot();
+    this.loadedSnapshotStamp = stamp;
+    this.emitChange();
+    return true;
+  }
+
+  /** A reader takes over writing when the writer has gone (its window closed or crashed). */
+  async tryPromote(): Promise<boolean> {
+    if (this.role === 'writer' || this.closed) return false;
+    const lock = tryAcquireLock(this.lockPath, this.options.purpose ?? `pid ${process.pid}`);
+    if (!lock) return false;
+    this.lock = lock;
+    this.loadedSnapshotStamp = '';
+    await this.loadSnapshot();
+    this.emitChange();
+    return true;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.save();
+    } finally {
+      this.closed = true;
+      clearTimeout(this.saveTimer);
+      this.lock?.release();
+      this.lock = undefined;
+      this.store.close();
+      this.listeners.clear();
+    }
+  }
+}
+
+/** A writer killed while saving leaves its temp file; only the lock holder saves, so any found are dead. */
+function removeAbandonedTempFiles(stateDir: string): void {
+  for (const name of fs.readdirSync(stateDir)) {
+    if (name.startsWith(`${SNAPSHOT_FILE}.tmp-`)) fs.rmSync(path.join(stateDir, name), { force: true });
+  }
+}
+
+async function newDatabase(): Promise<Database> {
+  const SQL = await loadSqlJs();
+  return new SQL.Database();
+}
+
+async function freshStore(): Promise<Store> {
+  const db = await newDatabase();
+  migrate(db);
+  return new Store(db);
+}

@@ -1,0 +1,103 @@
+import type { Database } from 'sql.js';
+
+/**
+ * Numbered migrations; `PRAGMA user_version` holds how many have run. Append only: a released migration
+ * never changes, because snapshots on users' disks were built by it.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE log_files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    identity TEXT NOT NULL DEFAULT '',
+    head_len INTEGER NOT NULL DEFAULT 0,
+    head_hash TEXT NOT NULL DEFAULT '',
+    tail_hash TEXT NOT NULL DEFAULT '',
+    offset INTEGER NOT NULL DEFAULT 0,
+    generation INTEGER NOT NULL DEFAULT 0,
+    lines INTEGER NOT NULL DEFAULT 0,
+    foreign_lines INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    offset INTEGER NOT NULL,
+    received_at INTEGER NOT NULL,
+    session_id TEXT,
+    kind TEXT NOT NULL
+  );
+  CREATE TABLE rejects (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    offset INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    sample TEXT NOT NULL,
+    rejected_at INTEGER NOT NULL
+  );
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    started_at INTEGER NOT NULL,
+    last_event_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    end_reason TEXT,
+    model TEXT,
+    source TEXT,
+    transcript_path TEXT,
+    cwd TEXT
+  );
+  CREATE TABLE tool_calls (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER,
+    tool_use_id TEXT,
+    session_id TEXT,
+    tool_name TEXT NOT NULL,
+    success INTEGER NOT NULL,
+    duration_ms INTEGER,
+    error TEXT,
+    at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX tool_calls_by_use_id ON tool_calls(tool_use_id) WHERE tool_use_id IS NOT NULL;
+  CREATE INDEX tool_calls_by_tool ON tool_calls(tool_name, at);
+  CREATE TABLE prompts (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER,
+    session_id TEXT,
+    text TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE TABLE counters (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  );
+  `,
+];
+
+export class SchemaTooNewError extends Error {
+  constructor(found: number) {
+    super(
+      `database schema version ${found} is newer than this version of Context Deck knows (${MIGRATIONS.length})`,
+    );
+  }
+}
+
+export function schemaVersion(db: Database): number {
+  return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+}
+
+/** Bring a database up to the current schema, one migration per transaction. */
+export function migrate(db: Database): void {
+  const current = schemaVersion(db);
+  if (current > MIGRATIONS.length) throw new SchemaTooNewError(current);
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.exec('BEGIN');
+    try {
+      db.exec(MIGRATIONS[version]);
+      db.exec(`PRAGMA user_version = ${version + 1}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}

@@ -33,6 +33,14 @@ function nestingExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Counts `{` and `[` up to `limit` (inside strings too: an over-count only costs the exact check). */
+function countOpenings(text: string, limit: number): number {
+  let count = 0;
+  for (let i = text.indexOf('{'); i >= 0 && count < limit; i = text.indexOf('{', i + 1)) count++;
+  for (let i = text.indexOf('['); i >= 0 && count < limit; i = text.indexOf('[', i + 1)) count++;
+  return count;
+}
+
 function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -50,8 +58,12 @@ export function parseEventLine(text: string): LineResult {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, reason: `not a JSON object but ${describeType(value)}` };
   }
-  // Nesting deeper than the limit needs at least two characters a level.
-  if (text.length > MAX_NESTING * 2 && nestingExceeds(value, MAX_NESTING)) {
+  // Nesting deeper than the limit needs at least that many opening brackets; most lines have a few dozen.
+  if (
+    text.length > MAX_NESTING * 2 &&
+    countOpenings(text, MAX_NESTING) >= MAX_NESTING &&
+    nestingExceeds(value, MAX_NESTING)
+  ) {
     return { ok: false, reason: `nested deeper than ${MAX_NESTING} levels` };
   }
   return { ok: true, payload: value as EventPayload };

@@ -102,11 +102,21 @@ export class ProjectEngine {
     for (const listener of this.listeners) listener();
   }
 
+  /** Routing answers per working directory; an agent reports the same few over and over. */
+  private routes = new Map<string, boolean>();
+
   /** Whether an event's working directory belongs here (nearest open root wins). */
   belongsHere = (cwd: string): boolean => {
-    const resolved = path.resolve(cwd);
-    if (!this.identity.roots.some((root) => isWithin(root, resolved))) return false;
-    return !(this.options.excludeRoots ?? []).some((inner) => isWithin(inner, resolved));
+    let answer = this.routes.get(cwd);
+    if (answer === undefined) {
+      const resolved = path.resolve(cwd);
+      answer =
+        this.identity.roots.some((root) => isWithin(root, resolved)) &&
+        !(this.options.excludeRoots ?? []).some((inner) => isWithin(inner, resolved));
+      if (this.routes.size > 1000) this.routes.clear();
+      this.routes.set(cwd, answer);
+    }
+    return answer;
   };
 
   private snapshotStamp(): string {

@@ -1,0 +1,253 @@
+/**
+ * End-to-end ingest (event log files to rows, then snapshot save) at several sizes, with better-sqlite3
+ * inserting the very same rows (read back from our snapshot) in the same run as the native reference.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { loadSqlJs } from '../src/engine/sqlJs';
+import { MIGRATIONS } from '../src/engine/schema';
+import { tsNodeArgs } from '../test/support/processes';
+import { type BenchSection, round } from './report';
+
+const TABLES = ['log_files', 'events', 'sessions', 'tool_calls', 'prompts', 'rejects'] as const;
+
+/** A realistic mix: sessions of ~40 events, prompts, tool calls with small to medium outputs, 5% failures. */
+function writeEventLog(file: string, count: number, cwd: string): number {
+  const fd = fs.openSync(file, 'w');
+  const tools = ['Read', 'Edit', 'Bash', 'Grep', 'Glob', 'Write', 'mcp__github__search_issues', 'Task'];
+  let buffer = '';
+  const base = Date.parse('2026-10-01T00:00:00Z');
+  for (let i = 0; i < count; i++) {
+    const session = `sess-${Math.floor(i / 40)}`;
+    const ts = new Date(base + i * 1500).toISOString();
+    const common = {
+      session_id: session,
+      transcript_path: `/home/u/.claude/projects/x/${session}.jsonl`,
+      cwd,
+    };
+    let payload: Record<string, unknown>;
+    if (i % 40 === 0)
+      payload = { ...common, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' };
+    else if (i % 40 === 39) payload = { ...common, hook_event_name: 'SessionEnd', reason: 'other' };
+    else if (i % 8 === 1)
+      payload = {
+        ...common,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: `Please fix the failing test number ${i} in src/module${i % 50}.ts`,
+      };
+    else {
+      const tool = tools[i % tools.length];
+      const input = { file_path: `/work/project/src/module${i % 50}.ts`, description: 'step' };
+      payload =
+        i % 20 === 7
+          ? {
+              ...common,
+              hook_event_name: 'PostToolUseFailure',
+              tool_name: tool,
+              tool_input: input,
+              tool_use_id: `toolu_${i}`,
+              error: 'Exit code 1\nError: something failed',
+              is_interrupt: false,
+              duration_ms: 40,
+            }
+          : {
+              ...common,
+              hook_event_name: 'PostToolUse',
+              tool_name: tool,
+              tool_input: input,
+              tool_use_id: `toolu_${i}`,
+              tool_response: { stdout: 'line of output\n'.repeat(5 + (i % 30)), exitCode: 0 },
+              duration_ms: 12,
+            };
+    }
+    buffer += `${JSON.stringify({ ...payload, _cd: { ts, agent: 'claude-code', v: 'bench' } })}\n`;
+    if (buffer.length > 1 << 20) {
+      fs.writeSync(fd, buffer);
+      buffer = '';
+    }
+  }
+  fs.writeSync(fd, buffer);
+  fs.closeSync(fd);
+  return fs.statSync(file).size;
+}
+
+interface WorkerResult {
+  ingestMs: number;
+  saveMs: number;
+  events: number;
+  rejected: number;
+  dbBytes: number;
+  maxRssBytes: number;
+}
+
+type Rows = Record<(typeof TABLES)[number], { columns: string[]; values: unknown[][] }>;
+
+function readRows(snapshot: string): Rows {
+  const db = new Database(snapshot, { readonly: true });
+  const rows = {} as Rows;
+  for (const table of TABLES) {
+    const statement = db.prepare(`SELECT * FROM ${table}`).raw(true);
+    rows[table] = {
+      columns: statement.columns().map((column) => column.name),
+      values: statement.all() as unknown[][],
+    };
+  }
+  db.close();
+  return rows;
+}
+
+function insertSql(table: string, columns: string[]): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+
+/** Native bare inserts of the same rows: same schema and indexes, prepared statements, one transaction a MiB-sized batch. */
+function nativeInsertMs(
+  rows: Rows,
+  batch: number,
+): { insertMs: number; saveMs: number; db: Database.Database } {
+  const db = new Database(':memory:');
+  db.exec(MIGRATIONS.join(';'));
+  const started = performance.now();
+  for (const table of TABLES) {
+    const statement = db.prepare(insertSql(table, rows[table].columns));
+    const values = rows[table].values;
+    for (let i = 0; i < values.length; i += batch) {
+      db.transaction(() => {
+        for (const row of values.slice(i, i + batch)) statement.run(...(row as never[]));
+      })();
+    }
+  }
+  const insertMs = performance.now() - started;
+  const saveStarted = performance.now();
+  const target = path.join(os.tmpdir(), `cd-bench-native-${process.pid}.sqlite`);
+  const fd = fs.openSync(`${target}.tmp`, 'w');
+  fs.writeSync(fd, db.serialize());
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(`${target}.tmp`, target);
+  const saveMs = performance.now() - saveStarted;
+  fs.rmSync(target, { force: true });
+  return { insertMs, saveMs, db };
+}
+
+async function sqlJsInsertMs(rows: Rows, batch: number): Promise<number> {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  db.exec(MIGRATIONS.join(';'));
+  const started = performance.now();
+  for (const table of TABLES) {
+    const statement = db.prepare(insertSql(table, rows[table].columns));
+    const values = rows[table].values;
+    for (let i = 0; i < values.length; i += batch) {
+      db.exec('BEGIN');
+      for (const row of values.slice(i, i + batch)) statement.run(row as never[]);
+      db.exec('COMMIT');
+    }
+    statement.free();
+  }
+  const ms = performance.now() - started;
+  db.close();
+  return ms;
+}
+
+export async function benchIngest(sizes: number[]): Promise<BenchSection> {
+  const rows: BenchSection['rows'] = [];
+  const results: Record<string, unknown> = {};
+  const targets: string[] = [];
+  for (const size of sizes) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-'));
+    try {
+      const home = path.join(root, 'home');
+      const project = path.join(root, 'project');
+      fs.mkdirSync(path.join(home, 'events'), { recursive: true });
+      fs.mkdirSync(project);
+      const logBytes = writeEventLog(
+        path.join(home, 'events', 'bench.jsonl'),
+        size,
+        fs.realpathSync(project),
+      );
+      const worker = JSON.parse(
+        execFileSync(process.execPath, tsNodeArgs('bench/ingestWorker.ts', home, project), {
+          encoding: 'utf8',
+          maxBuffer: 1 << 20,
+        }),
+      ) as WorkerResult;
+      if (worker.events !== size || worker.rejected !== 0)
+        throw new Error(`ingest lost events: ${JSON.stringify(worker)}`);
+      const snapshot = path.join(
+        home,
+        'projects',
+        fs.readdirSync(path.join(home, 'projects'))[0],
+        'db.sqlite',
+      );
+      const sameRows = readRows(snapshot);
+      // Rows per transaction matching our 1 MiB chunks (about 2,000 events of this mix).
+      const batch = Math.max(1, Math.round(size / Math.max(1, logBytes / (1024 * 1024))));
+      const native = nativeInsertMs(sameRows, batch);
+      native.db.close();
+      const sqlJsMs = await sqlJsInsertMs(sameRows, batch);
+      const oursRate = size / (worker.ingestMs / 1000);
+      const nativeRate = size / (native.insertMs / 1000);
+      const ratio = oursRate / nativeRate;
+      rows.push([
+        size.toLocaleString('en-US'),
+        round(logBytes / 1e6),
+        Math.round(worker.ingestMs),
+        Math.round(oursRate).toLocaleString('en-US'),
+        Math.round(native.insertMs),
+        Math.round(nativeRate).toLocaleString('en-US'),
+        round(ratio, 2),
+        Math.round(sqlJsMs),
+        Math.round(worker.saveMs),
+        Math.round(native.saveMs),
+        round(worker.dbBytes / 1e6),
+        Math.round(worker.maxRssBytes / 1e6),
+      ]);
+      results[String(size)] = {
+        logBytes,
+        endToEndMs: worker.ingestMs,
+        endToEndEventsPerSec: oursRate,
+        nativeBareInsertMs: native.insertMs,
+        nativeBareInsertEventsPerSec: nativeRate,
+        ratioToNative: ratio,
+        sqlJsBareInsertMs: sqlJsMs,
+        snapshotSaveMs: worker.saveMs,
+        nativeSaveMs: native.saveMs,
+        dbBytes: worker.dbBytes,
+        peakRssBytes: worker.maxRssBytes,
+      };
+      if (size === 100_000) {
+        targets.push(
+          `100k events end to end: ${Math.round(oursRate).toLocaleString('en-US')} events/s (target >= 100,000): ${oursRate >= 100_000 ? 'met' : 'NOT met'}`,
+          `100k events vs native bare insert of the same rows: ${round(ratio, 2)}x (target >= 0.5x): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
+        );
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }
+  return {
+    title:
+      'Ingest: event log files to rows (end to end) and snapshot save, vs better-sqlite3 inserting the same rows',
+    columns: [
+      'events',
+      'log MB',
+      'ours ms',
+      'ours ev/s',
+      'native ms',
+      'native ev/s',
+      'ratio',
+      'sql.js bare ms',
+      'save ms',
+      'native save ms',
+      'db MB',
+      'peak RSS MB',
+    ],
+    rows,
+    results,
+    targets,
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Runs one end-to-end ingest (log files to rows, then a snapshot save) in a fresh process so its peak
+ * memory is its own. Prints one JSON line.
+ */
+import { ProjectEngine } from '../src/engine/projectEngine';
+
+async function main(): Promise<void> {
+  const [home, project] = process.argv.slice(2);
+  const started = performance.now();
+  const engine = await ProjectEngine.open({
+    home,
+    folder: project,
+    role: 'writer',
+    saveDebounceMs: 3_600_000,
+  });
+  const result = await engine.ingest();
+  const ingestMs = performance.now() - started;
+  const saveStarted = performance.now();
+  await engine.save();
+  const saveMs = performance.now() - saveStarted;
+  const counts = engine.counts();
+  await engine.close();
+  process.stdout.write(
+    `${JSON.stringify({
+      ingestMs,
+      saveMs,
+      events: result.events,
+      rejected: result.rejected,
+      dbBytes: counts.dbBytes,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    })}\n`,
+  );
+}
+
+void main();

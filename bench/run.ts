@@ -1,0 +1,47 @@
+/**
+ * `npm run bench`: speed figures side by side with native references, printed as tables and written to
+ * bench/results.json. Options: --only <section>[,<section>], --sizes 10000,100000.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { benchIngest } from './ingest.bench';
+import { type BenchSection, formatTable } from './report';
+
+const argv = process.argv.slice(2);
+const option = (name: string) => {
+  const index = argv.indexOf(`--${name}`);
+  return index >= 0 ? argv[index + 1] : undefined;
+};
+const only = option('only')?.split(',');
+const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
+
+const SECTIONS: Record<string, () => Promise<BenchSection>> = {
+  ingest: () => benchIngest(sizes),
+};
+
+async function main(): Promise<void> {
+  const sections: Record<string, BenchSection> = {};
+  for (const [name, run] of Object.entries(SECTIONS)) {
+    if (only && !only.includes(name)) continue;
+    process.stderr.write(`running ${name}...\n`);
+    const section = await run();
+    sections[name] = section;
+    console.log(`${formatTable(section)}\n`);
+  }
+  const report = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryBytes: os.totalmem(),
+      node: process.version,
+    },
+    sections: Object.fromEntries(Object.entries(sections).map(([name, section]) => [name, { ...section }])),
+  };
+  const file = path.join(__dirname, 'results.json');
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`results written to ${path.relative(process.cwd(), file)}`);
+}
+
+void main();

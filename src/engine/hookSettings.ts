@@ -1,0 +1,193 @@
+/**
+ * Connecting Claude Code: our recorder's command hooks in a Claude Code settings file, added and removed
+ * as minimal JSONC edits that leave every other key, comment and hook as it was.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { JsoncDocument } from './jsoncEdit';
+
+export type HookScope = 'project' | 'local' | 'user';
+
+export const HOOK_SCOPES: readonly HookScope[] = ['project', 'local', 'user'];
+
+/** The events we record. All but SessionStart run async, so recording never slows the agent down. */
+export const RECORDED_HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PreCompact',
+  'Stop',
+  'SubagentStop',
+  'SessionEnd',
+] as const;
+
+export type RecordedHookEvent = (typeof RECORDED_HOOK_EVENTS)[number];
+
+/** Only tool events take a tool-name matcher; for the others Claude Code ignores or omits it. */
+const TOOL_EVENTS = new Set<string>(['PostToolUse', 'PostToolUseFailure']);
+/** SessionStart blocks the agent while it prints the session context: keep its timeout short. */
+export const SESSION_START_TIMEOUT_SECONDS = 5;
+export const ASYNC_HOOK_TIMEOUT_SECONDS = 30;
+
+export function claudeSettingsPath(scope: HookScope, projectRoot: string, userHome = os.homedir()): string {
+  switch (scope) {
+    case 'project':
+      return path.join(projectRoot, '.claude', 'settings.json');
+    case 'local':
+      return path.join(projectRoot, '.claude', 'settings.local.json');
+    case 'user':
+      return path.join(userHome, '.claude', 'settings.json');
+  }
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+export interface RecorderRuntime {
+  /** Absolute path of the Node runtime that runs the recorder. */
+  node: string;
+  /** True when `node` is VS Code's own Electron binary, which acts as Node only with this variable set. */
+  electronRunAsNode?: boolean;
+}
+
+/** The hook command: absolute runtime, the stable recorder copy, and the home it writes to. */
+export function recorderCommand(runtime: RecorderRuntime, recorderPath: string, home: string): string {
+  const prefix = runtime.electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
+  return `${prefix}${quote(runtime.node)} ${quote(recorderPath)} --home ${quote(home)}`;
+}
+
+/** Recognises our hook whatever runtime or home it was installed with. */
+export function isRecorderCommand(command: unknown): boolean {
+  return typeof command === 'string' && /hook\.js"?\s+--home\s/.test(command);
+}
+
+interface HookEntry {
+  type: 'command';
+  command: string;
+  timeout: number;
+  async?: true;
+}
+
+function hookEntry(event: RecordedHookEvent, command: string): HookEntry {
+  return event === 'SessionStart'
+    ? { type: 'command', command, timeout: SESSION_START_TIMEOUT_SECONDS }
+    : { type: 'command', command, timeout: ASYNC_HOOK_TIMEOUT_SECONDS, async: true };
+}
+
+export interface HookPlan {
+  file: string;
+  before: string | undefined;
+  after: string;
+  /** One line per change, for the confirmation shown before writing. */
+  changes: string[];
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function hooksSection(document: JsoncDocument): Json | undefined {
+  const root = document.value;
+  if (root === undefined) return undefined;
+  if (!isObject(root)) throw new Error(`${document.file} does not hold a JSON object`);
+  const hooks = root.hooks;
+  if (hooks !== undefined && !isObject(hooks))
+    throw new Error(`"hooks" in ${document.file} is not an object`);
+  return hooks;
+}
+
+function groupsOf(hooks: Json | undefined, event: string, file: string): Json[] {
+  const groups = hooks?.[event];
+  if (groups === undefined) return [];
+  if (!Array.isArray(groups)) throw new Error(`"hooks.${event}" in ${file} is not a list`);
+  return groups.map((group) => (isObject(group) ? group : {}));
+}
+
+function findRecorder(groups: Json[]): { group: number; hook: number; entry: Json } | undefined {
+  for (let group = 0; group < groups.length; group++) {
+    const hooks = Array.isArray(groups[group].hooks) ? (groups[group].hooks as unknown[]) : [];
+    for (let hook = 0; hook < hooks.length; hook++) {
+      const entry = hooks[hook];
+      if (isObject(entry) && isRecorderCommand(entry.command)) return { group, hook, entry };
+    }
+  }
+  return undefined;
+}
+
+function sameEntry(existing: Json, wanted: HookEntry): boolean {
+  return (
+    existing.type === wanted.type &&
+    existing.command === wanted.command &&
+    existing.timeout === wanted.timeout &&
+    existing.async === wanted.async
+  );
+}
+
+/** What installing our hooks would change; installing twice changes nothing. Throws on unparsable files. */
+export function planHookInstall(file: string, before: string | undefined, command: string): HookPlan {
+  const document = new JsoncDocument(before?.trim() ? before : '{}\n', file);
+  const changes: string[] = [];
+  for (const event of RECORDED_HOOK_EVENTS) {
+    const wanted = hookEntry(event, command);
+    const groups = groupsOf(hooksSection(document), event, file);
+    const existing = findRecorder(groups);
+    if (existing && sameEntry(existing.entry, wanted)) continue;
+    if (existing) {
+      document.set(['hooks', event, existing.group, 'hooks', existing.hook], wanted);
+      changes.push(`update the Context Deck hook for ${event}`);
+    } else {
+      const group = TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [wanted] } : { hooks: [wanted] };
+      if (groups.length === 0) document.set(['hooks', event], [group]);
+      else document.insert(['hooks', event], groups.length, group);
+      changes.push(`add a Context Deck hook for ${event}${event === 'SessionStart' ? '' : ' (async)'}`);
+    }
+  }
+  return { file, before, after: changes.length ? document.text : (before ?? ''), changes };
+}
+
+/** What removing our hooks would change: exactly the entries we add, nothing else. */
+export function planHookUninstall(file: string, before: string | undefined): HookPlan {
+  if (before === undefined || !before.trim()) return { file, before, after: before ?? '', changes: [] };
+  const document = new JsoncDocument(before, file);
+  const changes: string[] = [];
+  for (const event of RECORDED_HOOK_EVENTS) {
+    for (;;) {
+      const groups = groupsOf(hooksSection(document), event, file);
+      const found = findRecorder(groups);
+      if (!found) break;
+      const siblings = (groups[found.group].hooks as unknown[]).length;
+      if (siblings === 1) document.remove(['hooks', event, found.group]);
+      else document.remove(['hooks', event, found.group, 'hooks', found.hook]);
+      changes.push(`remove the Context Deck hook for ${event}`);
+      if (groupsOf(hooksSection(document), event, file).length === 0) document.remove(['hooks', event]);
+    }
+  }
+  const hooks = hooksSection(document);
+  if (changes.length && hooks && Object.keys(hooks).length === 0) document.remove(['hooks']);
+  return { file, before, after: changes.length ? document.text : before, changes };
+}
+
+export interface HookInstallState {
+  /** Events whose recorder hook is present. */
+  installed: RecordedHookEvent[];
+  missing: RecordedHookEvent[];
+}
+
+/** Which of our hooks a settings file holds; unparsable or missing files hold none. */
+export function hookInstallState(file: string, text: string | undefined): HookInstallState {
+  const installed: RecordedHookEvent[] = [];
+  try {
+    if (text?.trim()) {
+      const hooks = hooksSection(new JsoncDocument(text, file));
+      for (const event of RECORDED_HOOK_EVENTS)
+        if (findRecorder(groupsOf(hooks, event, file))) installed.push(event);
+    }
+  } catch {
+    // Reported elsewhere; for the connection state it simply isn't connected.
+  }
+  return { installed, missing: RECORDED_HOOK_EVENTS.filter((event) => !installed.includes(event)) };
+}

@@ -1,0 +1,86 @@
+/**
+ * A demo project and home with realistic agent activity: used by `npm start` and the real VS Code test.
+ * Sessions over the last days with prompts, built-in and MCP tool calls, failures, and a few bad lines.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type Payload, type ToolStep, appendEvents, sessionEvents } from './events';
+
+const PROMPTS = [
+  'Fix the failing login test',
+  'Add rate limiting to the API client',
+  'Why is the build slow? Profile it',
+  'Refactor the settings loader to use zod',
+  'Write a migration for the users table',
+  'Review the open PR and summarise the risks',
+];
+
+const TOOL_MIX: ToolStep[] = [
+  { tool: 'Read' },
+  { tool: 'Grep' },
+  { tool: 'Read' },
+  { tool: 'Edit' },
+  { tool: 'Bash', input: { command: 'npm test', description: 'Run tests' } },
+  { tool: 'mcp__github__search_issues' },
+  { tool: 'Glob' },
+  { tool: 'Edit' },
+  { tool: 'Bash', input: { command: 'npm run build' }, error: 'Exit code 2\nsrc/api.ts(14,3): error TS2345' },
+  { tool: 'mcp__playwright__browser_navigate', error: 'MCP error -32000: Connection closed' },
+  { tool: 'WebFetch' },
+  { tool: 'Write' },
+];
+
+export interface DemoOptions {
+  sessions?: number;
+  /** End of the demo activity (the last session ends shortly before). */
+  now?: number;
+}
+
+/** Events of the demo: `sessions` sessions spread over the last days. */
+export function demoEvents(project: string, options: DemoOptions = {}): Payload[] {
+  const now = options.now ?? Date.now();
+  const count = options.sessions ?? 6;
+  const events: Payload[] = [];
+  for (let i = 0; i < count; i++) {
+    const startAt = now - (count - i) * 7 * 3600_000;
+    const tools = TOOL_MIX.slice(0, 4 + ((i * 5) % TOOL_MIX.length)).concat(TOOL_MIX.slice(0, i % 3));
+    events.push(
+      ...sessionEvents({
+        sessionId: `demo-${String(i + 1).padStart(2, '0')}-${(0x5eed + i * 7919).toString(16)}`,
+        cwd: project,
+        startAt,
+        stepMs: 40_000,
+        model: i % 2 ? 'claude-opus-4-1' : 'claude-sonnet-4-5',
+        prompts: [PROMPTS[i % PROMPTS.length], PROMPTS[(i + 2) % PROMPTS.length]],
+        tools,
+      }),
+    );
+  }
+  return events;
+}
+
+/** Write a demo project folder (with agent config) and a home whose event log holds its activity. */
+export function writeDemo(root: string, options: DemoOptions = {}): { home: string; project: string } {
+  const home = path.join(root, 'home');
+  const project = path.join(root, 'demo-project');
+  fs.mkdirSync(path.join(project, '.claude', 'commands'), { recursive: true });
+  fs.mkdirSync(path.join(project, 'src'), { recursive: true });
+  fs.writeFileSync(
+    path.join(project, '.mcp.json'),
+    `${JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'] }, playwright: { command: 'npx', args: ['@playwright/mcp@latest'] } } }, null, 2)}\n`,
+  );
+  fs.writeFileSync(
+    path.join(project, '.claude', 'commands', 'review.md'),
+    '---\ndescription: Review the current diff\n---\nReview the staged changes.\n',
+  );
+  fs.writeFileSync(path.join(project, 'src', 'api.ts'), 'export const retries = 3;\n');
+  fs.writeFileSync(
+    path.join(project, 'README.md'),
+    '# Demo project\n\nA workspace with recorded Claude Code activity for Context Deck.\n',
+  );
+  const realProject = fs.realpathSync(project);
+  appendEvents(home, demoEvents(realProject, options), 'demo.jsonl');
+  // One torn write from a crashed tool, so the rejects view has something to explain.
+  fs.appendFileSync(path.join(home, 'events', 'demo.jsonl'), '{"hook_event_name":"PostToolUse","cwd":\n');
+  return { home, project: realProject };
+}

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  RECORDED_HOOK_EVENTS,
+  claudeSettingsPath,
+  hookInstallState,
+  isRecorderCommand,
+  planHookInstall,
+  planHookUninstall,
+  recorderCommand,
+} from '../../src/engine/hookSettings';
+import { SettingsParseError, parseJsonc } from '../../src/engine/jsoncEdit';
+import { SHARED_DIR } from '../support/events';
+
+const COMMAND = recorderCommand(
+  { node: '/usr/local/bin/node' },
+  '/home/dev/.context-deck/bin/hook.js',
+  '/home/dev/.context-deck',
+);
+
+const HAND_WRITTEN = `{
+  // Team settings: keep the formatter hook first.
+  "model": "opus", /* pinned */
+  "permissions": { "allow": ["Bash(npm test)"] },
+  "hooks": {
+    "PostToolUse": [
+      { "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "npx prettier --write \\"$FILE\\"" }] }, // format
+    ],
+    "Stop": [
+	{ "hooks": [ { "type": "command", "command": "notify-send done" } ] }
+    ],
+  },
+}
+`;
+
+const REAL_FILES = [
+  'fixtures/hooks/docs-examples/settings.hooks-config.json',
+  'fixtures/settings/anthropics-claude-code.examples.settings.settings-strict.json',
+  'fixtures/plugins/anthropics-claude-code.plugins.hookify.hooks.hooks.json',
+  'fixtures/plugins/anthropics-claude-code.plugins.security-guidance.hooks.hooks.json',
+];
+
+describe('Claude Code hook settings', () => {
+  const cases: Array<[string, string]> = [
+    ['a hand-written file with comments, trailing commas and foreign hooks', HAND_WRITTEN],
+    ...REAL_FILES.map((file): [string, string] => [
+      file,
+      fs.readFileSync(path.join(SHARED_DIR, file), 'utf8'),
+    ]),
+  ];
+  for (const [name, original] of cases) {
+    test(`install then uninstall round-trips byte for byte: ${name}`, () => {
+      const install = planHookInstall('settings.json', original, COMMAND);
+      assert.equal(install.changes.length, RECORDED_HOOK_EVENTS.length);
+      const installed = parseJsonc(install.after, 'settings.json') as {
+        hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
+      };
+      // Every other key and hook survives the install.
+      const before = parseJsonc(original, 'x') as Record<string, unknown>;
+      for (const key of Object.keys(before))
+        if (key !== 'hooks') assert.deepEqual((installed as Record<string, unknown>)[key], before[key]);
+      const beforeHooks = (before.hooks ?? {}) as Record<string, unknown[]>;
+      for (const [event, groups] of Object.entries(beforeHooks)) {
+        assert.deepEqual(
+          installed.hooks[event].slice(0, groups.length),
+          groups,
+          `${event} keeps its hooks first`,
+        );
+      }
+      assert.deepEqual(hookInstallState('x', install.after).missing, []);
+      assert.equal(
+        planHookInstall('settings.json', install.after, COMMAND).changes.length,
+        0,
+        'installing twice changes nothing',
+      );
+      const uninstall = planHookUninstall('settings.json', install.after);
+      assert.equal(uninstall.changes.length, RECORDED_HOOK_EVENTS.length);
+      assert.equal(uninstall.after, original);
+    });
+  }
+
+  test('comments and hand formatting of the file stay as they were', () => {
+    const { after } = planHookInstall('settings.json', HAND_WRITTEN, COMMAND);
+    assert.ok(after.includes('// Team settings: keep the formatter hook first.'));
+    assert.ok(after.includes('"model": "opus", /* pinned */'));
+    assert.ok(
+      after.includes(
+        '{ "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "npx prettier --write \\"$FILE\\"" }] },',
+      ),
+    );
+    assert.ok(after.includes('\t{ "hooks": [ { "type": "command", "command": "notify-send done" } ] }'));
+  });
+
+  test('SessionStart is synchronous with a short timeout; every other hook is async', () => {
+    const settings = parseJsonc(planHookInstall('s', undefined, COMMAND).after, 's') as {
+      hooks: Record<
+        string,
+        Array<{ matcher?: string; hooks: Array<{ async?: boolean; timeout: number; command: string }> }>
+      >;
+    };
+    assert.deepEqual(Object.keys(settings.hooks), [...RECORDED_HOOK_EVENTS]);
+    for (const event of RECORDED_HOOK_EVENTS) {
+      const [group] = settings.hooks[event];
+      assert.equal(group.hooks[0].command, COMMAND);
+      assert.equal(group.hooks[0].async, event === 'SessionStart' ? undefined : true, event);
+      assert.equal(group.matcher, event.startsWith('PostToolUse') ? '*' : undefined, event);
+    }
+    assert.ok(settings.hooks.SessionStart[0].hooks[0].timeout <= 10);
+  });
+
+  test('a moved runtime updates our entry in place instead of adding another', () => {
+    const first = planHookInstall('s', HAND_WRITTEN, COMMAND).after;
+    const moved = recorderCommand(
+      { node: '/opt/node22/bin/node' },
+      '/home/dev/.context-deck/bin/hook.js',
+      '/home/dev/.context-deck',
+    );
+    const plan = planHookInstall('s', first, moved);
+    assert.equal(plan.changes.length, RECORDED_HOOK_EVENTS.length);
+    assert.ok(plan.changes.every((change) => change.startsWith('update')));
+    assert.equal(plan.after.split('hook.js').length - 1, RECORDED_HOOK_EVENTS.length);
+  });
+
+  test('a file that cannot be parsed is reported with its position and left untouched', () => {
+    const broken = '{\n  "hooks": {\n    "Stop": [\n  }\n';
+    assert.throws(
+      () => planHookInstall('/p/.claude/settings.json', broken, COMMAND),
+      (error: unknown) => {
+        assert.ok(error instanceof SettingsParseError);
+        assert.match(
+          error.message,
+          /\/p\/\.claude\/settings\.json could not be parsed \(.* at line 4, column 3\)/,
+        );
+        return true;
+      },
+    );
+    assert.throws(() => planHookInstall('s', '{"hooks": []}', COMMAND), /"hooks" in s is not an object/);
+    assert.throws(() => planHookInstall('s', '[1]', COMMAND), /does not hold a JSON object/);
+  });
+
+  test('commands quote paths with spaces and run VS Code’s runtime as Node when needed', () => {
+    const command = recorderCommand(
+      { node: '/Applications/Visual Studio Code.app/Contents/MacOS/Electron', electronRunAsNode: true },
+      '/Users/me/.context-deck/bin/hook.js',
+      '/Users/me/.context-deck',
+    );
+    assert.equal(
+      command,
+      'ELECTRON_RUN_AS_NODE=1 "/Applications/Visual Studio Code.app/Contents/MacOS/Electron" /Users/me/.context-deck/bin/hook.js --home /Users/me/.context-deck',
+    );
+    assert.ok(isRecorderCommand(command));
+    assert.ok(!isRecorderCommand('node ./hooks/my-hook.js'));
+    assert.ok(!isRecorderCommand('npx prettier --write'));
+  });
+
+  test('settings file per scope', () => {
+    assert.equal(claudeSettingsPath('project', '/p', '/h'), '/p/.claude/settings.json');
+    assert.equal(claudeSettingsPath('local', '/p', '/h'), '/p/.claude/settings.local.json');
+    assert.equal(claudeSettingsPath('user', '/p', '/h'), '/h/.claude/settings.json');
+  });
+});

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { DEFAULT_CHUNK_BYTES } from '../src/engine/ingest';
 import { loadSqlJs } from '../src/engine/sqlJs';
 import { MIGRATIONS } from '../src/engine/schema';
 import { tsNodeArgs } from '../test/support/processes';
@@ -184,8 +185,8 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
         'db.sqlite',
       );
       const sameRows = readRows(snapshot);
-      // Rows per transaction matching our 1 MiB chunks (about 2,000 events of this mix).
-      const batch = Math.max(1, Math.round(size / Math.max(1, logBytes / (1024 * 1024))));
+      // Rows per transaction matching our chunks, so both sides commit equally often.
+      const batch = Math.max(1, Math.round(size / Math.max(1, logBytes / DEFAULT_CHUNK_BYTES)));
       const native = nativeInsertMs(sameRows, batch);
       native.db.close();
       const sqlJsMs = await sqlJsInsertMs(sameRows, batch);

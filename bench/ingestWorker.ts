@@ -6,13 +6,15 @@ import { ProjectEngine } from '../src/engine/projectEngine';
 
 async function main(): Promise<void> {
   const [home, project] = process.argv.slice(2);
-  const started = performance.now();
+  const opening = performance.now();
   const engine = await ProjectEngine.open({
     home,
     folder: project,
     role: 'writer',
     saveDebounceMs: 3_600_000,
   });
+  const openMs = performance.now() - opening;
+  const started = performance.now();
   const result = await engine.ingest();
   const ingestMs = performance.now() - started;
   const saveStarted = performance.now();
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   await engine.close();
   process.stdout.write(
     `${JSON.stringify({
+      openMs,
       ingestMs,
       saveMs,
       events: result.events,

@@ -1,3 +1,4 @@
+import { BatchInsert } from './batchInsert';
 import { type EventPayload, stringField } from './eventLine';
 import type { Store } from './store';
 
@@ -29,8 +30,27 @@ function errorText(value: unknown): string | null {
 export class EventRowWriter {
   private sessions = new Map<string, SessionFacts>();
   private nextEventId = 0;
+  private readonly events: BatchInsert;
+  private readonly toolCalls: BatchInsert;
+  private readonly prompts: BatchInsert;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.events = new BatchInsert(store, 'events', [
+      'id',
+      'file_id',
+      'offset',
+      'received_at',
+      'session_id',
+      'kind',
+    ]);
+    this.toolCalls = new BatchInsert(
+      store,
+      'tool_calls',
+      ['event_id', 'tool_use_id', 'session_id', 'tool_name', 'success', 'duration_ms', 'error', 'at'],
+      'INSERT OR IGNORE',
+    );
+    this.prompts = new BatchInsert(store, 'prompts', ['event_id', 'session_id', 'text', 'at']);
+  }
 
   /** Call at the start of each transaction: event ids are assigned here instead of asked back per row. */
   begin(): void {
@@ -42,10 +62,7 @@ export class EventRowWriter {
     const kind = stringField(payload, 'hook_event_name') ?? 'unknown';
     const sessionId = stringField(payload, 'session_id') ?? null;
     const eventId = this.nextEventId++;
-    this.store.run(
-      'INSERT INTO events (id, file_id, offset, received_at, session_id, kind) VALUES (?, ?, ?, ?, ?, ?)',
-      [eventId, fileId, offset, at, sessionId, kind],
-    );
+    this.events.add([eventId, fileId, offset, at, sessionId, kind]);
 
     if (sessionId) this.noteSession(sessionId, payload, kind, at);
 
@@ -56,31 +73,22 @@ export class EventRowWriter {
         if (!toolName) break;
         const failed = kind === 'PostToolUseFailure';
         const duration = payload.duration_ms;
-        this.store.run(
-          `INSERT OR IGNORE INTO tool_calls (event_id, tool_use_id, session_id, tool_name, success, duration_ms, error, at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            eventId,
-            stringField(payload, 'tool_use_id') ?? null,
-            sessionId,
-            toolName,
-            failed ? 0 : 1,
-            typeof duration === 'number' && Number.isFinite(duration) ? Math.round(duration) : null,
-            failed ? errorText(payload.error) : null,
-            at,
-          ],
-        );
+        this.toolCalls.add([
+          eventId,
+          stringField(payload, 'tool_use_id') ?? null,
+          sessionId,
+          toolName,
+          failed ? 0 : 1,
+          typeof duration === 'number' && Number.isFinite(duration) ? Math.round(duration) : null,
+          failed ? errorText(payload.error) : null,
+          at,
+        ]);
         break;
       }
       case 'UserPromptSubmit': {
         const prompt = stringField(payload, 'prompt');
         if (prompt !== undefined) {
-          this.store.run('INSERT INTO prompts (event_id, session_id, text, at) VALUES (?, ?, ?, ?)', [
-            eventId,
-            sessionId,
-            clip(prompt),
-            at,
-          ]);
+          this.prompts.add([eventId, sessionId, clip(prompt), at]);
         }
         break;
       }
@@ -106,8 +114,11 @@ export class EventRowWriter {
     }
   }
 
-  /** Write the gathered session facts; call before the chunk's transaction commits. */
+  /** Write buffered rows and the gathered session facts; call before the chunk's transaction commits. */
   flush(): void {
+    this.events.flush();
+    this.toolCalls.flush();
+    this.prompts.flush();
     for (const [id, facts] of this.sessions) {
       this.store.run(
         `INSERT INTO sessions (id, started_at, last_event_at, ended_at, end_reason, model, source, transcript_path, cwd)

@@ -16,6 +16,11 @@ import type { Store } from './store';
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
 const NEWLINE = 0x0a;
+/**
+ * Bytes per transaction. Each commit rewrites the B-tree pages it touched, so larger chunks are faster;
+ * 4 MiB (about 6,000 events, well under 100 ms of work) still leaves the host responsive between chunks.
+ */
+export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 export interface IngestProgress {
   doneBytes: number;
@@ -187,7 +192,7 @@ export class Ingestor {
     result: IngestResult,
     progress: IngestProgress,
   ): Promise<void> {
-    const chunkBytes = options.chunkBytes ?? 1024 * 1024;
+    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     const handle = await fs.promises.open(plan.row.path, 'r');
     try {
       let offset = plan.start;

@@ -1,0 +1,136 @@
+// Bundles the extension host, the command-line tools and the dashboard webview with esbuild, and copies the
+// runtime assets (sql.js wasm, codicons) into dist/. Flags: --production (minify, no source maps), --watch.
+import * as esbuild from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Shared by every Node bundle; `vscode` is provided by the editor at run time. */
+const nodeBase = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  // sqlJs.ts only falls back to require.resolve when the wasm is not beside the bundle; bundled it always is.
+  logOverride: { 'require-resolve-not-external': 'silent' },
+  absWorkingDir: root,
+};
+
+const cliBanner = { js: '#!/usr/bin/env node' };
+
+/** Entries other engineers may still be writing are skipped with a warning rather than failing the build. */
+const nodeEntries = [
+  { in: 'src/host/extension.ts', out: 'extension.js', required: true },
+  { in: 'src/cli/main.ts', out: 'cli.js', banner: cliBanner },
+  { in: 'src/hook/main.ts', out: 'hook.js', banner: cliBanner },
+  { in: 'src/mcp/main.ts', out: 'mcp.js', banner: cliBanner },
+];
+
+function buildOptions() {
+  const options = [];
+  for (const entry of nodeEntries) {
+    if (!existsSync(join(root, entry.in))) {
+      const message = `${entry.in} does not exist yet: dist/${entry.out} skipped`;
+      if (entry.required) throw new Error(message);
+      console.warn(`warning: ${message}`);
+      continue;
+    }
+    options.push({
+      ...nodeBase,
+      entryPoints: [entry.in],
+      outfile: join(dist, entry.out),
+      ...(entry.banner ? { banner: entry.banner } : {}),
+    });
+  }
+  options.push({
+    entryPoints: ['webview/main.tsx'],
+    outfile: join(dist, 'webview.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: production,
+    sourcemap: production ? false : 'linked',
+    logLevel: 'warning',
+    absWorkingDir: root,
+  });
+  return options;
+}
+
+/** Files the bundles load at run time from beside themselves. */
+function copyAssets() {
+  const codicons = dirname(requireResolve('@vscode/codicons/dist/codicon.css'));
+  const assets = [
+    [requireResolve('sql.js/dist/sql-wasm.wasm'), 'sql-wasm.wasm'],
+    [join(codicons, 'codicon.css'), 'codicon.css'],
+    [join(codicons, 'codicon.ttf'), 'codicon.ttf'],
+  ];
+  for (const [from, to] of assets) copyFileSync(from, join(dist, to));
+}
+
+function requireResolve(specifier) {
+  const file = join(root, 'node_modules', specifier);
+  if (!existsSync(file)) throw new Error(`missing ${specifier}: run npm install`);
+  return file;
+}
+
+function printSizes() {
+  const rows = readdirSync(dist)
+    .filter((name) => !name.endsWith('.map') && !name.endsWith('.vsix'))
+    .map((name) => [name, statSync(join(dist, name))])
+    .filter(([, stat]) => stat.isFile())
+    .sort(([a], [b]) => a.localeCompare(b));
+  for (const [name, stat] of rows) {
+    console.log(
+      `  ${relative(root, join(dist, name)).padEnd(28)} ${(stat.size / 1024).toFixed(1).padStart(9)} KiB`,
+    );
+  }
+}
+
+async function main() {
+  mkdirSync(dist, { recursive: true });
+  const options = buildOptions();
+  if (watch) {
+    // Report each rebuild so the developer sees when the bundles are current again.
+    const reporter = {
+      name: 'report',
+      setup(build) {
+        build.onEnd((result) => {
+          const out = relative(root, build.initialOptions.outfile);
+          console.log(`[watch] ${out}: ${result.errors.length ? `${result.errors.length} error(s)` : 'ok'}`);
+        });
+      },
+    };
+    copyAssets();
+    const contexts = await Promise.all(
+      options.map((o) => esbuild.context({ ...o, plugins: [...(o.plugins ?? []), reporter] })),
+    );
+    await Promise.all(contexts.map((ctx) => ctx.watch()));
+    console.log('[watch] watching for changes (Ctrl+C to stop)');
+    return;
+  }
+  const started = Date.now();
+  // Source maps of an earlier development build would otherwise sit beside minified bundles they don't match.
+  if (production) for (const name of readdirSync(dist)) if (name.endsWith('.map')) rmSync(join(dist, name));
+  await Promise.all(options.map((o) => esbuild.build(o)));
+  copyAssets();
+  console.log(`built ${production ? 'production' : 'development'} bundles in ${Date.now() - started} ms:`);
+  printSizes();
+}
+
+main().catch((error) => {
+  // esbuild already printed its diagnostics; anything else gets one clear line.
+  if (!error?.errors) console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

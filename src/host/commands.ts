@@ -1,0 +1,136 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { eventsDir } from '../engine/paths';
+import type { LiveProject } from './liveProject';
+import { type Log, shortMessage } from './log';
+import type { Projects } from './projects';
+import { RejectsDocumentProvider } from './rejectsDocument';
+
+/** Every command the manifest contributes, implemented on top of the open projects. */
+export class Commands {
+  constructor(
+    private readonly projects: Projects,
+    private readonly log: Log,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    const guarded = (id: string, run: (...args: unknown[]) => Promise<unknown>) =>
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await run(...args);
+        } catch (error) {
+          this.log.error(`${id} failed`, error);
+          void vscode.window.showErrorMessage(`Context Deck: ${shortMessage(error)}`);
+          return undefined;
+        }
+      });
+    return [
+      guarded('contextDeck.showDashboard', () =>
+        Promise.resolve(vscode.commands.executeCommand('contextDeck.dashboard.focus')),
+      ),
+      guarded('contextDeck.ingestNow', () => this.ingestNow()),
+      guarded('contextDeck.showRejects', (projectId) =>
+        this.showRejects(typeof projectId === 'string' ? projectId : undefined),
+      ),
+      guarded('contextDeck.rebuildDatabase', () => this.rebuildDatabase()),
+      guarded('contextDeck.openEventLog', () => this.openEventLog()),
+    ];
+  }
+
+  async ingestNow(): Promise<void> {
+    if (this.projects.all.length === 0) {
+      void vscode.window.showInformationMessage('Context Deck: open a folder to record its agent activity.');
+      return;
+    }
+    await this.projects.ingestAll();
+  }
+
+  async showRejects(projectId?: string): Promise<void> {
+    const live = projectId ? this.projects.find(projectId) : await this.pickProject('Show rejected lines of');
+    if (!live) return;
+    const doc = await vscode.workspace.openTextDocument(RejectsDocumentProvider.uriFor(live.id, live.name));
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
+  async rebuildDatabase(): Promise<void> {
+    const writers = this.projects.all.filter((live) => live.engine.role === 'writer');
+    if (writers.length === 0) {
+      void vscode.window.showInformationMessage(
+        this.projects.all.length === 0
+          ? 'Context Deck: no project is open.'
+          : 'Context Deck: another VS Code window writes this project; rebuild it there.',
+      );
+      return;
+    }
+    const choice = await vscode.window.showWarningMessage(
+      'Rebuild the Context Deck database from the event log?',
+      {
+        modal: true,
+        detail:
+          'The database is thrown away and every event is read again from the log. Nothing recorded is lost: the log is the truth. This can take a while for a long history.',
+      },
+      'Rebuild',
+    );
+    if (choice !== 'Rebuild') return;
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'Context Deck: rebuilding',
+        cancellable: true,
+      },
+      async (progress, token) => {
+        for (const live of writers) {
+          if (token.isCancellationRequested) break;
+          progress.report({ message: live.name });
+          await live.rebuild(progress, token);
+        }
+      },
+    );
+    const counts = writers.map(
+      (live) => `${live.name}: ${live.engine.counts().events.toLocaleString('en-US')} events`,
+    );
+    void vscode.window.showInformationMessage(`Context Deck rebuilt the database (${counts.join('; ')}).`);
+  }
+
+  async openEventLog(): Promise<void> {
+    const dir = eventsDir(this.projects.home);
+    fs.mkdirSync(dir, { recursive: true });
+    const uri = vscode.Uri.file(dir);
+    // revealFileInOS and openExternal only reach the user's file manager in a local desktop window; in a
+    // browser or remote window the folder is on another machine, so show (and offer to copy) its path.
+    if (vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined) {
+      try {
+        await vscode.commands.executeCommand('revealFileInOS', uri);
+        return;
+      } catch (error) {
+        this.log.warn(`revealFileInOS failed: ${shortMessage(error)}`);
+      }
+      if (await Promise.resolve(vscode.env.openExternal(uri)).catch(() => false)) return;
+    }
+    const copy = 'Copy Path';
+    const choice = await vscode.window.showInformationMessage(`Context Deck event log: ${dir}`, copy);
+    if (choice === copy) await vscode.env.clipboard.writeText(dir);
+  }
+
+  openFolder(): Thenable<unknown> {
+    return vscode.commands.executeCommand('workbench.action.files.openFolder');
+  }
+
+  async copyText(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.setStatusBarMessage('Context Deck: copied to the clipboard', 2000);
+  }
+
+  private async pickProject(title: string): Promise<LiveProject | undefined> {
+    const all = this.projects.all;
+    if (all.length <= 1) {
+      if (all.length === 0) void vscode.window.showInformationMessage('Context Deck: no project is open.');
+      return all[0];
+    }
+    const picked = await vscode.window.showQuickPick(
+      all.map((live) => ({ label: live.name, description: live.engine.identity.mainRoot, live })),
+      { title, placeHolder: 'Project' },
+    );
+    return picked?.live;
+  }
+}

@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { HostMessage, WebviewMessage } from '../shared/protocol';
+import type { Log } from './log';
+import type { Projects } from './projects';
+
+export const DASHBOARD_VIEW_ID = 'contextDeck.dashboard';
+
+/** Full state is resent at most this often while engines change (a long catch-up changes them per chunk). */
+const STATE_THROTTLE_MS = 250;
+/** How many rejected lines the dashboard lists. */
+export const REJECTS_SHOWN = 200;
+
+/** What the dashboard's intents do on the host side; the provider only routes them. */
+export interface DashboardActions {
+  ingestNow(): Thenable<unknown>;
+  openEventLog(): Thenable<unknown>;
+  openFolder(): Thenable<unknown>;
+  copyText(text: string): Thenable<unknown>;
+}
+
+/**
+ * The sidebar dashboard. It sends nothing until the webview says `ready` (the page may be reloaded whenever
+ * the view is hidden and shown again, and each load says `ready` again), then full state snapshots.
+ */
+export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private lastSentAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readyWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly projects: Projects,
+    private readonly actions: DashboardActions,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(projects.onDidChange(() => this.scheduleState()));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const roots = [
+      vscode.Uri.joinPath(this.extensionUri, 'dist'),
+      vscode.Uri.joinPath(this.extensionUri, 'media'),
+    ];
+    view.webview.options = { enableScripts: true, localResourceRoots: roots };
+    view.webview.html = this.html(view.webview);
+    const subscriptions = [
+      view.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) this.scheduleState();
+      }),
+    ];
+    view.onDidDispose(() => {
+      subscriptions.forEach((s) => s.dispose());
+      if (this.view === view) {
+        this.view = undefined;
+        this.ready = false;
+      }
+    });
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const dist = (file: string) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', file)).toString();
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp};">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link href="${dist('codicon.css')}" rel="stylesheet" id="vscode-codicon-stylesheet">
+  <link href="${dist('webview.css')}" rel="stylesheet">
+  <title>Context Deck</title>
+</head>
+<body>
+  <div id="root"></div>
+  <script nonce="${nonce}" src="${dist('webview.js')}"></script>
+</body>
+</html>`;
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      this.log.warn(`ignored an unknown message from the dashboard: ${safePreview(raw)}`);
+      return;
+    }
+    const fail = (error: unknown) => this.log.error(`dashboard action ${message.type} failed`, error);
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.sendState();
+        this.readyWaiters.splice(0).forEach((wake) => wake());
+        return;
+      case 'ingestNow':
+        void Promise.resolve(this.actions.ingestNow()).catch(fail);
+        return;
+      case 'openEventLog':
+        void Promise.resolve(this.actions.openEventLog()).catch(fail);
+        return;
+      case 'openFolder':
+        void Promise.resolve(this.actions.openFolder()).catch(fail);
+        return;
+      case 'copyText':
+        void Promise.resolve(this.actions.copyText(message.text)).catch(fail);
+        return;
+      case 'showRejects':
+        this.sendRejects(message.projectId);
+        return;
+      default: {
+        const unreachable: never = message;
+        return unreachable;
+      }
+    }
+  }
+
+  private sendRejects(projectId: string): void {
+    const live = this.projects.find(projectId);
+    if (!live) return;
+    try {
+      const rejects = live.engine.rejects(REJECTS_SHOWN);
+      this.post({ type: 'rejects', projectId, rejects, total: live.engine.counts().rejected });
+    } catch (error) {
+      this.log.error(`reading rejects of ${live.name} failed`, error);
+    }
+  }
+
+  /** Leading-edge throttle: the first change goes out at once, a burst ends with one trailing update. */
+  private scheduleState(): void {
+    if (!this.view || !this.ready || this.timer) return;
+    const wait = Math.max(0, this.lastSentAt + STATE_THROTTLE_MS - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.sendState();
+    }, wait);
+  }
+
+  private sendState(): void {
+    if (!this.view || !this.ready) return;
+    this.lastSentAt = Date.now();
+    try {
+      this.post({ type: 'state', state: this.projects.state() });
+    } catch (error) {
+      this.log.error('building dashboard state failed', error);
+    }
+  }
+
+  private post(message: HostMessage): void {
+    // postMessage resolves false when the view is gone; nothing to do then — `ready` will come again.
+    void this.view?.webview.postMessage(message).then(undefined, (error: unknown) => {
+      this.log.error(`posting ${message.type} to the dashboard failed`, error);
+    });
+  }
+
+  /**
+   * Resolves once the webview has said `ready`; when the view has not been resolved within `notShownMs` it is
+   * probably not visible, so don't wait for it. Never waits longer than `maxMs`.
+   */
+  whenReady(notShownMs = 1000, maxMs = 5000): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(notShown);
+        clearTimeout(max);
+        resolve();
+      };
+      const notShown = setTimeout(() => {
+        if (!this.view) done();
+      }, notShownMs);
+      const max = setTimeout(done, maxMs);
+      this.readyWaiters.push(done);
+    });
+  }
+
+  /** Reveal the view (e.g. from the Show Dashboard command). */
+  focus(): Thenable<unknown> {
+    return vscode.commands.executeCommand(`${DASHBOARD_VIEW_ID}.focus`);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+/** The webview is less trusted than the host: accept only well-formed members of the WebviewMessage union. */
+export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const message = raw as Record<string, unknown>;
+  switch (message.type) {
+    case 'ready':
+    case 'ingestNow':
+    case 'openEventLog':
+    case 'openFolder':
+      return { type: message.type };
+    case 'showRejects':
+      return typeof message.projectId === 'string'
+        ? { type: 'showRejects', projectId: message.projectId }
+        : undefined;
+    case 'copyText':
+      return typeof message.text === 'string' && message.text.length <= 100_000
+        ? { type: 'copyText', text: message.text }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function safePreview(raw: unknown): string {
+  try {
+    return JSON.stringify(raw)?.slice(0, 200) ?? String(raw);
+  } catch {
+    return String(raw);
+  }
+}

@@ -1,0 +1,180 @@
+import * as vscode from 'vscode';
+import type { ProjectEngine } from '../engine/projectEngine';
+import type { IngestProgress, ProjectView } from '../shared/protocol';
+import type { Log } from './log';
+
+/** A backlog above this size gets a cancellable progress notification; smaller ones are read silently. */
+export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
+const CHUNK_PAUSE_MS = 20;
+
+/**
+ * One open project: its engine plus the work that keeps it current. All database work for the project goes
+ * through one queue, so two ingests (or an ingest and a rebuild) never run at once; ingest requests that
+ * arrive while one is waiting share it.
+ */
+export class LiveProject {
+  private tail: Promise<unknown> = Promise.resolve();
+  private queuedIngest: Promise<void> | undefined;
+  private abort: AbortController | undefined;
+  private shownWarnings = 0;
+  private disposed = false;
+  /** Bytes read so far of the ingest in progress, for the dashboard's progress bar. */
+  progress: IngestProgress | null = null;
+
+  constructor(
+    readonly engine: ProjectEngine,
+    private readonly log: Log,
+    private readonly notify: () => void,
+  ) {}
+
+  get id(): string {
+    return this.engine.identity.id;
+  }
+
+  get name(): string {
+    return this.engine.identity.name;
+  }
+
+  /** Read whatever is new in the event log. Never rejects: failures are logged. */
+  requestIngest(): Promise<void> {
+    if (this.engine.role !== 'writer' || this.disposed) return Promise.resolve();
+    if (this.queuedIngest) return this.queuedIngest;
+    const task = this.exclusive(async () => {
+      this.queuedIngest = undefined;
+      await this.ingestOnce();
+    }).catch((error: unknown) => this.log.error(`ingest of ${this.name} failed`, error));
+    this.queuedIngest = task;
+    return task;
+  }
+
+  private async ingestOnce(): Promise<void> {
+    if (this.disposed || this.engine.role !== 'writer') return;
+    const pending = this.engine.pendingBytes();
+    if (pending > LARGE_BACKLOG_BYTES) {
+      await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Context Deck: reading ${formatMb(pending)} of agent activity for ${this.name}`,
+          cancellable: true,
+        },
+        (report, token) => this.runIngest('ingest', report, token),
+      );
+    } else {
+      await this.runIngest('ingest');
+    }
+  }
+
+  /** Throw the database away and read the whole log again (writer only). */
+  rebuild(
+    report?: vscode.Progress<{ message?: string; increment?: number }>,
+    token?: vscode.CancellationToken,
+  ) {
+    return this.exclusive(() => this.runIngest('rebuild', report, token));
+  }
+
+  private async runIngest(
+    kind: 'ingest' | 'rebuild',
+    report?: vscode.Progress<{ message?: string; increment?: number }>,
+    token?: vscode.CancellationToken,
+  ): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    const cancel = token?.onCancellationRequested(() => abort.abort());
+    let reportedPercent = 0;
+    const started = Date.now();
+    try {
+      const options = {
+        signal: abort.signal,
+        // The extension host is shared: a short pause per chunk leaves room for other extensions' work.
+        afterChunk: () => new Promise<void>((resolve) => setTimeout(resolve, CHUNK_PAUSE_MS)),
+        onProgress: (progress: IngestProgress) => {
+          this.progress = progress.doneBytes < progress.totalBytes ? { ...progress } : null;
+          if (report && progress.totalBytes > 0) {
+            const percent = Math.floor((100 * progress.doneBytes) / progress.totalBytes);
+            report.report({
+              increment: percent - reportedPercent,
+              message: `${percent}% (${formatMb(progress.doneBytes)} of ${formatMb(progress.totalBytes)})`,
+            });
+            reportedPercent = percent;
+          }
+          // Counts grow chunk by chunk during a long catch-up; let the dashboard follow.
+          this.notify();
+        },
+      };
+      const result =
+        kind === 'rebuild' ? await this.engine.rebuild(options) : await this.engine.ingest(options);
+      if (result.bytes > 0 || kind === 'rebuild') {
+        this.log.info(
+          `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
+            `${formatMb(result.bytes)} in ${Date.now() - started} ms${abort.signal.aborted ? ' (cancelled)' : ''}`,
+        );
+      }
+      for (const file of result.restarted)
+        this.log.warn(`${file} was replaced or truncated; read again from its start`);
+    } finally {
+      cancel?.dispose();
+      if (this.abort === abort) this.abort = undefined;
+      this.progress = null;
+      this.notify();
+      this.showNewWarnings();
+    }
+  }
+
+  /** A reader follows the writer's snapshots and takes over when the writer window has gone. */
+  async followWriter(): Promise<void> {
+    if (this.disposed || this.engine.role !== 'reader') return;
+    await this.exclusive(async () => {
+      if (await this.engine.tryPromote()) {
+        this.log.info(`${this.name}: the writing window went away; this window now writes the project`);
+        return;
+      }
+      await this.engine.reloadIfChanged();
+    });
+    this.showNewWarnings();
+    // requestIngest does nothing unless the promotion above made this window the writer.
+    await this.requestIngest();
+  }
+
+  /** Engine warnings (e.g. a damaged snapshot set aside) are shown to the user once each. */
+  showNewWarnings(): void {
+    const warnings = this.engine.warnings;
+    for (; this.shownWarnings < warnings.length; this.shownWarnings++) {
+      const warning = warnings[this.shownWarnings];
+      this.log.warn(`${this.name}: ${warning}`);
+      void vscode.window.showWarningMessage(`Context Deck (${this.name}): ${warning}`);
+    }
+  }
+
+  view(): ProjectView {
+    const identity = this.engine.identity;
+    return {
+      id: identity.id,
+      name: identity.name,
+      root: identity.mainRoot,
+      role: this.engine.role,
+      counts: this.engine.counts(),
+      lastEventAt: this.engine.lastEventAt(),
+      progress: this.progress,
+      warnings: [...this.engine.warnings],
+    };
+  }
+
+  /** Stop any ingest in progress and close the engine, which saves the snapshot and releases the lock. */
+  async close(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.abort?.abort();
+    await this.tail.catch(() => undefined);
+    await this.engine.close();
+  }
+
+  private exclusive<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(job);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+}
+
+export function formatMb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}

@@ -1,0 +1,229 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { eventsDir, isWithin, resolveHome } from '../engine/paths';
+import { ProjectEngine } from '../engine/projectEngine';
+import { identifyProject } from '../engine/projectIdentity';
+import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
+import { LiveProject } from './liveProject';
+import { type Log, shortMessage } from './log';
+
+/** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
+const WATCH_DEBOUNCE_MS = 100;
+
+/**
+ * Every project open in this window (one per workspace folder, duplicates of one repository merged), and the
+ * machinery that keeps them following the event log: a file watcher for speed plus a poll because fs.watch
+ * misses changes on some file systems.
+ */
+export class Projects implements vscode.Disposable {
+  private lives: LiveProject[] = [];
+  private problems: string[] = [];
+  private watcher: fs.FSWatcher | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private reopening: Promise<void> = Promise.resolve();
+  private disposed = false;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires on any change a view may want to show (counts, role, progress); listeners throttle. */
+  readonly onDidChange = this.changed.event;
+  home = resolveHome(undefined);
+
+  /** Set by the dashboard: resolves when it has rendered, or soon when it is not being shown. */
+  beforeCatchUp: () => Promise<void> = () => Promise.resolve();
+
+  constructor(private readonly log: Log) {}
+
+  get all(): readonly LiveProject[] {
+    return this.lives;
+  }
+
+  find(id: string): LiveProject | undefined {
+    return this.lives.find((live) => live.id === id);
+  }
+
+  get folderOpen(): boolean {
+    return (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+  }
+
+  /** Open (again) one engine per folder: at start, and when the folders or the home setting change. */
+  reopen(): Promise<void> {
+    this.reopening = this.reopening
+      .then(() => this.doReopen())
+      .catch((error: unknown) => this.log.error('opening projects failed', error));
+    return this.reopening;
+  }
+
+  private async doReopen(): Promise<void> {
+    await this.closeAll();
+    if (this.disposed) return;
+    this.problems = [];
+    this.home = resolveHome(vscode.workspace.getConfiguration('contextDeck').get<string>('home'));
+    const folders = (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => folder.uri.fsPath);
+    this.log.info(`home ${this.home}; folders: ${folders.join(', ') || '(none)'}`);
+    if (folders.length === 0) {
+      this.fire();
+      return;
+    }
+    const opened = new Set<string>();
+    for (const folder of folders) {
+      // A folder nested in another open folder is its own project: the outer one leaves its events alone.
+      const excludeRoots = folders.filter((other) => other !== folder && isWithin(folder, other));
+      try {
+        const id = identifyProject(folder).id;
+        if (opened.has(id)) continue; // two worktrees of one repository are one project
+        opened.add(id);
+        const engine = await ProjectEngine.open({
+          home: this.home,
+          folder,
+          excludeRoots,
+          role: 'auto',
+          purpose: `VS Code window (extension host pid ${process.pid})`,
+        });
+        if (this.disposed) {
+          await engine.close();
+          return;
+        }
+        const live = new LiveProject(engine, this.log, () => this.fire());
+        engine.onDidChange(() => this.fire());
+        this.lives.push(live);
+        this.log.info(`opened ${live.name} (${engine.identity.mainRoot}) as ${engine.role}`);
+        live.showNewWarnings();
+      } catch (error) {
+        this.log.error(`could not open ${folder}`, error);
+        this.problems.push(`Could not open ${folder}: ${shortMessage(error)}`);
+      }
+    }
+    this.fire();
+    // Catch up on whatever was appended while no window was reading, once the dashboard (if it is opening)
+    // has rendered: a busy extension host delays the webview's first load for the whole catch-up otherwise.
+    await this.beforeCatchUp();
+    if (this.disposed) return;
+    this.startFollowing();
+    for (const live of this.lives) void this.tick(live);
+  }
+
+  private startFollowing(): void {
+    const dir = eventsDir(this.home);
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      this.log.error(`could not create ${dir}`, error);
+    }
+    this.watch(dir);
+    this.restartPoll();
+  }
+
+  private watch(dir: string): void {
+    if (this.watcher) return;
+    try {
+      const watcher = fs.watch(dir, { persistent: false }, () => {
+        clearTimeout(this.watchTimer);
+        this.watchTimer = setTimeout(() => {
+          for (const live of this.lives) void live.requestIngest();
+        }, WATCH_DEBOUNCE_MS);
+      });
+      watcher.on('error', (error) => {
+        // The poll keeps things going; the next tick tries to watch again.
+        this.log.warn(`watching ${dir} stopped: ${shortMessage(error)}`);
+        watcher.close();
+        if (this.watcher === watcher) this.watcher = undefined;
+      });
+      this.watcher = watcher;
+    } catch (error) {
+      this.log.warn(`cannot watch ${dir} (${shortMessage(error)}); polling only`);
+    }
+  }
+
+  /** Restart the poll, e.g. after contextDeck.ingest.pollIntervalSeconds changed. */
+  restartPoll(): void {
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+    if (this.lives.length === 0 || this.disposed) return;
+    const seconds = vscode.workspace
+      .getConfiguration('contextDeck')
+      .get<number>('ingest.pollIntervalSeconds', 2);
+    const ms = Math.min(60, Math.max(0.5, Number.isFinite(seconds) ? seconds : 2)) * 1000;
+    this.pollTimer = setInterval(() => void this.pollAll(), ms);
+  }
+
+  private async pollAll(): Promise<void> {
+    if (this.ticking) return; // a slow tick is still running; skip rather than pile up
+    this.ticking = true;
+    try {
+      if (!this.watcher) this.watch(eventsDir(this.home));
+      await Promise.all(this.lives.map((live) => this.tick(live)));
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Writers read new lines; readers reload the writer's snapshot or take over when it is gone. */
+  private async tick(live: LiveProject): Promise<void> {
+    try {
+      if (live.engine.role === 'writer') await live.requestIngest();
+      else await live.followWriter();
+    } catch (error) {
+      this.log.error(`following ${live.name} failed`, error);
+    }
+  }
+
+  ingestAll(): Promise<void> {
+    return Promise.all(this.lives.map((live) => live.requestIngest())).then(() => undefined);
+  }
+
+  state(): DashboardState {
+    const projects: ProjectView[] = [];
+    const problems = [...this.problems];
+    for (const live of this.lives) {
+      try {
+        projects.push(live.view());
+      } catch (error) {
+        this.log.error(`reading ${live.name} failed`, error);
+        problems.push(`Could not read ${live.name}: ${shortMessage(error)}`);
+      }
+    }
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      home: this.home,
+      eventsDir: eventsDir(this.home),
+      projects,
+      problem: problems.length > 0 ? problems.join('\n') : null,
+      folderOpen: this.folderOpen,
+    };
+  }
+
+  private fire(): void {
+    if (!this.disposed) this.changed.fire();
+  }
+
+  /** Stop following and close every engine (each saves its snapshot and releases its lock). */
+  async closeAll(): Promise<void> {
+    clearInterval(this.pollTimer);
+    clearTimeout(this.watchTimer);
+    this.pollTimer = undefined;
+    this.watcher?.close();
+    this.watcher = undefined;
+    const closing = this.lives;
+    this.lives = [];
+    await Promise.all(
+      closing.map((live) =>
+        live.close().catch((error: unknown) => this.log.error(`closing ${live.name} failed`, error)),
+      ),
+    );
+  }
+
+  /** Final shutdown (deactivate): no reopening after this. */
+  async shutdown(): Promise<void> {
+    this.disposed = true;
+    await this.reopening;
+    await this.closeAll();
+    this.changed.dispose();
+  }
+
+  dispose(): void {
+    void this.shutdown();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The packaged VSIX in a real VS Code (code-server) driven by headless Chromium: the dashboard shows the
+ * counts of a seeded event log, follows new events live, and explains rejected lines.
+ * Screenshots: test-output/e2e/dashboard/.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { demoEvents, writeDemo } from '../support/demoWorkspace';
+import { type Payload, appendEvents, sessionEvents } from '../support/events';
+import { REPO_ROOT } from '../support/processes';
+import { type Workbench, launchWorkbench } from '../support/workbench';
+
+const SCREENSHOTS = path.join(REPO_ROOT, 'test-output', 'e2e', 'dashboard');
+const VSIX = path.join(REPO_ROOT, 'dist', 'context-deck.vsix');
+
+/** What the dashboard should show, computed from the raw events rather than by the engine. */
+function expectedCounts(events: Payload[]) {
+  const kind = (event: Payload) => event.hook_event_name;
+  const tools = events.filter(
+    (event) => kind(event) === 'PostToolUse' || kind(event) === 'PostToolUseFailure',
+  );
+  return {
+    events: events.length,
+    sessions: new Set(events.map((event) => event.session_id)).size,
+    toolCalls: tools.length,
+    toolFailures: tools.filter((event) => kind(event) === 'PostToolUseFailure').length,
+    prompts: events.filter((event) => kind(event) === 'UserPromptSubmit').length,
+  };
+}
+
+async function countText(frame: Frame, name: string): Promise<string> {
+  return (await frame.textContent(`[data-testid="count-${name}"]`))?.trim() ?? '';
+}
+
+async function waitForCounts(
+  frame: Frame,
+  expected: Record<string, number>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const started = Date.now();
+  let seen: Record<string, string> = {};
+  while (Date.now() - started < timeoutMs) {
+    seen = {};
+    for (const name of Object.keys(expected)) seen[name] = await countText(frame, name);
+    if (Object.entries(expected).every(([name, value]) => seen[name] === value.toLocaleString('en-US')))
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  assert.fail(`dashboard counts ${JSON.stringify(seen)} never became ${JSON.stringify(expected)}`);
+}
+
+describe('dashboard in a real VS Code', () => {
+  let root: string;
+  let workbench: Workbench;
+  let home: string;
+  let project: string;
+  let seeded: Payload[];
+
+  before(async () => {
+    assert.ok(fs.existsSync(VSIX), `the packaged extension exists (${VSIX}); run npm run package`);
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-e2e-'));
+    const now = Date.now();
+    ({ home, project } = writeDemo(root, { now }));
+    seeded = demoEvents(project, { now });
+    fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
+    workbench = await launchWorkbench({
+      vsix: VSIX,
+      workspace: project,
+      env: { CONTEXT_DECK_HOME: home },
+      screenshotsDir: SCREENSHOTS,
+    });
+  });
+
+  after(async () => {
+    await workbench?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('shows the ingested counts of the event log', async () => {
+    await workbench.openContainer('Context Deck');
+    // Away from the activity bar, whose tooltip would cover the view in screenshots.
+    await workbench.page.mouse.move(900, 500);
+    const frame = await workbench.webviewFrame('[data-testid="count-events"]', 60_000);
+    await waitForCounts(frame, { ...expectedCounts(seeded), rejected: 1 });
+    await workbench.screenshot('01-ingested');
+  });
+
+  test('updates live when the agent appends events, without a reload', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="count-events"]');
+    const more = sessionEvents({
+      sessionId: 'live-session',
+      cwd: project,
+      startAt: Date.now(),
+      prompts: ['live prompt'],
+      tools: [{ tool: 'Read' }, { tool: 'Bash', error: 'Exit code 1' }, { tool: 'Edit' }],
+    });
+    appendEvents(home, more, 'live.jsonl');
+    await waitForCounts(frame, { ...expectedCounts([...seeded, ...more]), rejected: 1 });
+    await workbench.screenshot('02-live-update');
+  });
+
+  test('the rejected count explains why a line was rejected', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="count-rejected"]');
+    await frame.click('[data-testid="count-rejected"]');
+    await frame.waitForSelector('[data-testid="reject-reason"]', { timeout: 15_000 });
+    const reason = await frame.textContent('[data-testid="reject-reason"]');
+    assert.match(reason ?? '', /not JSON/);
+    await workbench.screenshot('03-rejects');
+  });
+});

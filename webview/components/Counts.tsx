@@ -1,0 +1,70 @@
+import type { IngestCounts } from '../../src/shared/protocol';
+import { formatCount } from '../format';
+
+interface Props {
+  counts: IngestCounts;
+  projectId: string;
+  rejectsOpen: boolean;
+  onRejectsClick: () => void;
+}
+
+/** The ingestion numbers. Each number element has a stable data-testid whose text is exactly the number. */
+export function Counts({ counts, projectId, rejectsOpen, onRejectsClick }: Props) {
+  return (
+    <div class="counts" role="group" aria-label="Ingestion status">
+      <Tile icon="pulse" label="Events" testId="count-events" value={counts.events} />
+      <Tile icon="history" label="Sessions" testId="count-sessions" value={counts.sessions} />
+      <div class="tile">
+        <span class="tile-label">
+          <i class="codicon codicon-tools" aria-hidden="true" /> Tool calls
+        </span>
+        <span class="tile-value" data-testid="count-toolCalls">
+          {formatCount(counts.toolCalls)}
+        </span>
+        <span class={counts.toolFailures > 0 ? 'tile-note failing' : 'tile-note'}>
+          <span data-testid="count-toolFailures">{formatCount(counts.toolFailures)}</span> failed
+        </span>
+      </div>
+      <Tile icon="comment" label="Prompts" testId="count-prompts" value={counts.prompts} />
+      <button
+        type="button"
+        class={counts.rejected > 0 ? 'tile tile-button has-rejects' : 'tile tile-button'}
+        aria-expanded={rejectsOpen}
+        aria-controls={`rejects-${projectId}`}
+        aria-label={`${formatCount(counts.rejected)} rejected lines: ${rejectsOpen ? 'hide' : 'show'} why`}
+        onClick={onRejectsClick}
+      >
+        <span class="tile-label">
+          <i class="codicon codicon-circle-slash" aria-hidden="true" /> Rejected
+        </span>
+        <span class="tile-value" data-testid="count-rejected">
+          {formatCount(counts.rejected)}
+        </span>
+        <span class="tile-note">{rejectsOpen ? 'hide' : 'show why'}</span>
+      </button>
+    </div>
+  );
+}
+
+function Tile({
+  icon,
+  label,
+  testId,
+  value,
+}: {
+  icon: string;
+  label: string;
+  testId: string;
+  value: number;
+}) {
+  return (
+    <div class="tile">
+      <span class="tile-label">
+        <i class={`codicon codicon-${icon}`} aria-hidden="true" /> {label}
+      </span>
+      <span class="tile-value" data-testid={testId}>
+        {formatCount(value)}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import type { ProjectView } from '../../src/shared/protocol';
+import { formatBytes, percent, relativeTime } from '../format';
+import { useNow } from '../hooks';
+import { useVsCodeState } from '../vscode';
+import type { RejectList } from './App';
+import { Counts } from './Counts';
+import { EmptyState } from './EmptyState';
+import { RejectsPanel } from './RejectsPanel';
+
+interface Props {
+  project: ProjectView;
+  /** With several projects (multi-root) each section can be collapsed. */
+  collapsible: boolean;
+  eventsDir: string;
+  rejects: RejectList | undefined;
+}
+
+export function ProjectSection({ project, collapsible, eventsDir, rejects }: Props) {
+  // One key per project: several sections share the persisted state object.
+  const [collapsed, setCollapsed] = useVsCodeState(`collapsed:${project.id}`, false);
+  const [showRejects, setShowRejects] = useVsCodeState(`rejectsOpen:${project.id}`, false);
+  const isCollapsed = collapsible && collapsed;
+  const bodyId = `project-body-${project.id}`;
+  const headingId = `project-title-${project.id}`;
+  const { counts } = project;
+
+  const title = (
+    <>
+      <span class="project-name">{project.name}</span>
+      <RoleBadge role={project.role} />
+    </>
+  );
+
+  return (
+    <section class="project" aria-labelledby={headingId}>
+      <h2 class="project-header" id={headingId} title={project.root}>
+        {collapsible ? (
+          <button
+            type="button"
+            class="project-toggle"
+            aria-expanded={!isCollapsed}
+            aria-controls={bodyId}
+            onClick={() => setCollapsed(!isCollapsed)}
+          >
+            <i class={`codicon codicon-chevron-${isCollapsed ? 'right' : 'down'}`} aria-hidden="true" />
+            {title}
+          </button>
+        ) : (
+          <span class="project-title">{title}</span>
+        )}
+      </h2>
+      {!isCollapsed && (
+        <div class="project-body" id={bodyId}>
+          {project.progress && (
+            <IngestProgressBar done={project.progress.doneBytes} total={project.progress.totalBytes} />
+          )}
+          {project.warnings.length > 0 && (
+            <ul class="warnings" aria-label="Warnings">
+              {project.warnings.map((warning, i) => (
+                <li key={i}>
+                  <i class="codicon codicon-warning" aria-hidden="true" />
+                  <span>{warning}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {counts.events === 0 && <EmptyState eventsDir={eventsDir} />}
+          <Counts
+            counts={counts}
+            rejectsOpen={showRejects}
+            onRejectsClick={() => setShowRejects(!showRejects)}
+            projectId={project.id}
+          />
+          {showRejects && <RejectsPanel projectId={project.id} rejected={counts.rejected} list={rejects} />}
+          {counts.events > 0 && <Meta project={project} />}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function RoleBadge({ role }: { role: ProjectView['role'] }) {
+  return role === 'writer' ? (
+    <span class="badge" title="This window reads the event log and writes the project's database">
+      <i class="codicon codicon-record" aria-hidden="true" /> writer
+    </span>
+  ) : (
+    <span
+      class="badge reader"
+      title="Another VS Code window records this project; this one follows its database"
+    >
+      <i class="codicon codicon-eye" aria-hidden="true" /> read-only follower
+    </span>
+  );
+}
+
+function IngestProgressBar({ done, total }: { done: number; total: number }) {
+  const pct = percent(done, total);
+  return (
+    <div class="progress" role="status">
+      <progress max={total} value={done} aria-label="Reading the event log" />
+      <span class="muted">
+        Reading the event log… {pct}% ({formatBytes(done)} of {formatBytes(total)})
+      </span>
+    </div>
+  );
+}
+
+function Meta({ project }: { project: ProjectView }) {
+  const now = useNow();
+  return (
+    <dl class="meta">
+      <dt>Last event</dt>
+      <dd role="status">
+        {project.lastEventAt === null ? (
+          'none yet'
+        ) : (
+          <time
+            dateTime={new Date(project.lastEventAt).toISOString()}
+            title={new Date(project.lastEventAt).toLocaleString()}
+          >
+            {relativeTime(project.lastEventAt, now)}
+          </time>
+        )}
+      </dd>
+      <dt>Database</dt>
+      <dd>{project.counts.dbBytes > 0 ? formatBytes(project.counts.dbBytes) : 'not saved yet'}</dd>
+    </dl>
+  );
+}

@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-output/', '.demo/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-output/', '.demo/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,7 +20,13 @@ export default tseslint.config(
   },
   {
     // The engine runs outside VS Code (CLI, MCP server, tests): it must never import the editor API.
-    files: ['src/engine/**/*.ts', 'src/shared/**/*.ts', 'src/cli/**/*.ts', 'src/hook/**/*.ts', 'src/mcp/**/*.ts'],
+    files: [
+      'src/engine/**/*.ts',
+      'src/shared/**/*.ts',
+      'src/cli/**/*.ts',
+      'src/hook/**/*.ts',
+      'src/mcp/**/*.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
   },
 );

@@ -1,7 +1,7 @@
 // Bundles the extension host, the command-line tools and the dashboard webview with esbuild, and copies the
 // runtime assets (sql.js wasm, codicons) into dist/. Flags: --production (minify, no source maps), --watch.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,18 +10,17 @@ const dist = join(root, 'dist');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** Shared by every Node bundle; `vscode` is provided by the editor at run time. */
+/**
+ * Shared by every Node bundle, here and in tests that bundle the CLI or the recorder (esbuild.node.json):
+ * `vscode` is provided by the editor at run time; ESM builds are preferred because some UMD builds
+ * (jsonc-parser's) require their parts dynamically; sqlJs.ts only falls back to require.resolve when the
+ * wasm is not beside the bundle, and bundled it always is.
+ */
 const nodeBase = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  external: ['vscode'],
+  ...JSON.parse(readFileSync(join(root, 'scripts', 'esbuild.node.json'), 'utf8')),
   minify: production,
   sourcemap: production ? false : 'linked',
   logLevel: 'warning',
-  // sqlJs.ts only falls back to require.resolve when the wasm is not beside the bundle; bundled it always is.
-  logOverride: { 'require-resolve-not-external': 'silent' },
   absWorkingDir: root,
 };
 

@@ -1,9 +1,10 @@
 import { type ParsedArgs, UsageError, parseArgs, stringFlag } from './args';
+import { hooksCommand } from './hooksCommand';
 import { ingestCommand } from './ingestCommand';
 import { statusCommand } from './statusCommand';
 import type { CliCommand, CliContext } from './command';
 
-const COMMANDS: readonly CliCommand[] = [ingestCommand, statusCommand];
+const COMMANDS: readonly CliCommand[] = [ingestCommand, statusCommand, hooksCommand];
 
 const COMMON_VALUE_FLAGS = ['home', 'project'] as const;
 

@@ -9,10 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'esbuild';
 import { ProjectEngine } from '../../src/engine/projectEngine';
 import { hookEvent, tempWorkspace } from '../support/events';
-import { REPO_ROOT } from '../support/processes';
+import { bundleForNode } from '../support/bundle';
 
 const TOTAL_LINES = 20_000;
 const KILLS = 50;
@@ -34,18 +33,7 @@ before(async () => {
   // The real CLI, bundled as it ships, so each restart is a plain fast `node cli.js`.
   const outDir = path.join(path.dirname(ws.home), 'cli');
   cliBundle = path.join(outDir, 'cli.js');
-  await build({
-    entryPoints: [path.join(REPO_ROOT, 'src/cli/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile: cliBundle,
-    logLevel: 'error',
-  });
-  fs.copyFileSync(
-    path.join(REPO_ROOT, 'node_modules/sql.js/dist/sql-wasm.wasm'),
-    path.join(outDir, 'sql-wasm.wasm'),
-  );
+  await bundleForNode(outDir, { cli: 'src/cli/main.ts' });
 });
 after(() => ws.cleanup());
 

@@ -1,0 +1,65 @@
+/**
+ * Where agent settings point: a stable copy of the recorder under the home folder, refreshed whenever the
+ * extension updates, so a settings file never names a versioned extension folder that later disappears.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { RecorderRuntime } from './hookSettings';
+
+export function stableRecorderPath(home: string): string {
+  return path.join(home, 'bin', 'hook.js');
+}
+
+/** Copy the bundled recorder to its stable place when it differs; returns whether it was written. */
+export function installRecorder(home: string, bundledRecorder: string): { path: string; updated: boolean } {
+  const target = stableRecorderPath(home);
+  const bytes = fs.readFileSync(bundledRecorder);
+  let current: Buffer | undefined;
+  try {
+    current = fs.readFileSync(target);
+  } catch {
+    // Not installed yet.
+  }
+  if (current?.equals(bytes)) return { path: target, updated: false };
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // Rename over the old copy: a hook starting at this moment reads either version, never half of one.
+  const temp = `${target}.tmp-${process.pid}`;
+  fs.writeFileSync(temp, bytes, { mode: 0o755 });
+  fs.renameSync(temp, target);
+  return { path: target, updated: true };
+}
+
+/** The first `node` executable on PATH, if any. */
+export function findNodeOnPath(
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): string | undefined {
+  const names = platform === 'win32' ? ['node.exe', 'node.cmd'] : ['node'];
+  for (const dir of (env.PATH ?? env.Path ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      try {
+        fs.accessSync(candidate, fs.constants.X_OK);
+        if (fs.statSync(candidate).isFile()) return fs.realpathSync(candidate);
+      } catch {
+        // Not here.
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The runtime for hook commands: an absolute `node` from PATH, else the running executable. Inside VS Code
+ * that is Electron, which behaves as Node only with ELECTRON_RUN_AS_NODE=1.
+ */
+export function recorderRuntime(
+  env: NodeJS.ProcessEnv = process.env,
+  execPath = process.execPath,
+  runningInElectron = Boolean(process.versions.electron),
+): RecorderRuntime {
+  const node = findNodeOnPath(env);
+  if (node) return { node };
+  return runningInElectron ? { node: execPath, electronRunAsNode: true } : { node: execPath };
+}

@@ -315,9 +315,9 @@ function isBasicCredential(value: string): boolean {
   return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(decoded);
 }
 
-/** `token = getToken()`, `secret: config.secret`, `password=$PASS`: code, not a secret. */
+/** `token = getToken()`, `secret: config.secret`, `password=$PASS`, `token=${T}`: code, not a secret. */
 function isCodeReference(value: string, input: string, end: number): boolean {
-  if (input[end] === '(') return true;
+  if (input[end] === '(' || value.startsWith('$')) return true;
   return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
 }
 
@@ -451,6 +451,43 @@ function assign(target: Record<string, unknown> | unknown[], key: string | numbe
   else (target as Record<string | number, unknown>)[key] = value;
 }
 
+class Raw {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify without recursion, so that any nesting depth is safe (parsed JSON has no toJSON). */
+export function jsonText(value: unknown): string {
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item instanceof Raw) {
+      out.push(item.text);
+    } else if (Array.isArray(item)) {
+      stack.push(new Raw(']'));
+      for (let i = item.length - 1; i >= 0; i--) {
+        const v = item[i];
+        stack.push(v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v);
+        if (i > 0) stack.push(new Raw(','));
+      }
+      stack.push(new Raw('['));
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item).filter(
+        ([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol',
+      );
+      stack.push(new Raw('}'));
+      for (let i = entries.length - 1; i >= 0; i--) {
+        stack.push(entries[i][1]);
+        stack.push(new Raw(`${i > 0 ? ',' : ''}${JSON.stringify(entries[i][0])}:`));
+      }
+      stack.push(new Raw('{'));
+    } else {
+      out.push(JSON.stringify(item) ?? 'null');
+    }
+  }
+  return out.join('');
+}
+
 /**
  * A redacted copy of a JSON value: secrets in every string are replaced, string values of keys that name a
  * secret (`password`, `api_key`, `accessToken`, ...) are replaced whole, long strings are cut and deep
@@ -470,12 +507,7 @@ export function redactValue<T = unknown>(value: T, options: RedactValueOptions =
     let node = frame.value;
     const target = frame.target!;
     if (node !== null && typeof node === 'object' && frame.depth >= maxDepth) {
-      let json: string;
-      try {
-        json = JSON.stringify(node) ?? '';
-      } catch {
-        json = '[unserializable]';
-      }
+      const json = jsonText(node);
       const bytes = Buffer.byteLength(json, 'utf8');
       node = json;
       const limit = Math.min(maxString, json.length);

@@ -1,0 +1,119 @@
+/**
+ * The recorder: Claude Code runs `node <home>/bin/hook.js [--home DIR]` for each hook event. It appends the
+ * payload (redacted, capped, stamped under `_cd`) to `<home>/events/<UTC date>.jsonl` with one write, and
+ * prints nothing, except on SessionStart, where it prints the project's session-start context.
+ * Whatever happens it exits 0: a hook must never hurt the agent.
+ *
+ * Dependency-free on purpose (node built-ins and a few small engine modules): it starts on every tool call.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { version } from '../../package.json';
+import { eventsDir, resolveHome } from '../engine/paths';
+import { MAX_INPUT_BYTES, buildRecord } from './record';
+import { readStdin } from './stdin';
+
+/** Longest wait for stdin to close; Claude Code closes it right after writing the payload. */
+const STDIN_TIMEOUT_MS = 3000;
+
+interface HookArgs {
+  home?: string;
+  agent: string;
+}
+
+function parseArgs(argv: string[]): HookArgs {
+  const args: HookArgs = { agent: 'claude-code' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    if (name !== '--home' && name !== '--agent') continue;
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '') continue;
+    if (name === '--home') args.home = value;
+    else args.agent = value;
+  }
+  return args;
+}
+
+/** One write on an O_APPEND descriptor: concurrent hooks never interleave their lines. */
+function appendLine(home: string, line: string, receivedAt: Date): string {
+  const dir = eventsDir(home);
+  const file = path.join(dir, `${receivedAt.toISOString().slice(0, 10)}.jsonl`);
+  try {
+    fs.appendFileSync(file, line);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.appendFileSync(file, line);
+  }
+  return file;
+}
+
+function note(error: unknown): void {
+  try {
+    fs.writeSync(2, `context-deck hook: ${error instanceof Error ? error.message : String(error)}\n`);
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+function timeoutMs(): number {
+  const fromEnv = Number(process.env.CONTEXT_DECK_HOOK_STDIN_TIMEOUT_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : STDIN_TIMEOUT_MS;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const input = await readStdin(MAX_INPUT_BYTES, timeoutMs());
+  const receivedAt = new Date();
+  const home = resolveHome(args.home, process.env);
+  const record = buildRecord({
+    data: input.data,
+    totalBytes: input.totalBytes,
+    timedOut: input.timedOut,
+    readError: input.error,
+    receivedAt,
+    agent: args.agent,
+    version,
+  });
+  try {
+    appendLine(home, record.line, receivedAt);
+  } catch (error) {
+    note(error);
+  }
+  if (record.event === 'SessionStart') {
+    // Loaded only here: project identity needs node:crypto, a few milliseconds no other event should pay.
+    const { findSessionContext, sessionStartOutput } = await import('./sessionContext.js');
+    const found = findSessionContext(home, record.cwd ?? process.cwd());
+    const output = found && sessionStartOutput(found.text);
+    if (output) await writeStdout(output);
+  }
+}
+
+/** Synchronous where possible; a non-blocking pipe that is full gets the stream and its flush is awaited. */
+function writeStdout(text: string): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += fs.writeSync(1, bytes, written);
+    return Promise.resolve();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return Promise.reject(error);
+    return new Promise((resolve) => process.stdout.write(bytes.subarray(written), () => resolve()));
+  }
+}
+
+process.on('uncaughtException', (error) => {
+  note(error);
+  process.exit(0);
+});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    note(error);
+    process.exit(0);
+  },
+);

@@ -1,0 +1,45 @@
+/** The SessionStart hook's one output: the project's session-start context, when Context Deck has one. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { projectStateDir } from '../engine/paths';
+import { identifyProject } from '../engine/projectIdentity';
+import { sliceSafe } from '../engine/redact';
+
+export const SESSION_CONTEXT_FILE = 'session-context.md';
+/** Claude Code caps hook output at 10,000 characters. */
+export const MAX_CONTEXT_CHARS = 10_000;
+/** Ancestors looked at, at most (a path deeper than this is not a real project). */
+const MAX_LEVELS = 64;
+
+/**
+ * The context file of the project that `cwd` belongs to: the folder itself, then each ancestor, nearest
+ * first (so a sub-folder of a repository finds the repository's project).
+ */
+export function findSessionContext(home: string, cwd: string): { file: string; text: string } | undefined {
+  let dir = path.resolve(cwd);
+  for (let level = 0; level < MAX_LEVELS; level++) {
+    const file = path.join(projectStateDir(home, identifyProject(dir).id), SESSION_CONTEXT_FILE);
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined) return { file, text };
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/** What the hook prints so that Claude Code adds `context` to the session; undefined for no context. */
+export function sessionStartOutput(context: string): string | undefined {
+  if (context.trim() === '') return undefined;
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: 'SessionStart',
+      additionalContext: sliceSafe(context, MAX_CONTEXT_CHARS),
+    },
+  });
+}

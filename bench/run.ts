@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchIngest } from './ingest.bench';
+import { benchRecorder } from './recorder.bench';
+import { benchTranscripts } from './transcripts.bench';
 import { type BenchSection, formatTable } from './report';
 
 const argv = process.argv.slice(2);
@@ -18,6 +20,8 @@ const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number)
 
 const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   ingest: () => benchIngest(sizes),
+  recorder: () => benchRecorder(),
+  transcripts: () => benchTranscripts(),
 };
 
 async function main(): Promise<void> {

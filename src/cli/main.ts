@@ -1,10 +1,18 @@
 import { type ParsedArgs, UsageError, parseArgs, stringFlag } from './args';
 import { hooksCommand } from './hooksCommand';
+import { gaugeCommand } from './gaugeCommand';
+import { importCommand } from './importCommand';
 import { ingestCommand } from './ingestCommand';
 import { statusCommand } from './statusCommand';
 import type { CliCommand, CliContext } from './command';
 
-const COMMANDS: readonly CliCommand[] = [ingestCommand, statusCommand, hooksCommand];
+const COMMANDS: readonly CliCommand[] = [
+  ingestCommand,
+  statusCommand,
+  hooksCommand,
+  importCommand,
+  gaugeCommand,
+];
 
 const COMMON_VALUE_FLAGS = ['home', 'project'] as const;
 

@@ -88,7 +88,18 @@ export class EventRowWriter {
       case 'UserPromptSubmit': {
         const prompt = stringField(payload, 'prompt');
         if (prompt !== undefined) {
-          this.prompts.add([eventId, sessionId, clip(prompt), at]);
+          const text = clip(prompt);
+          // A transcript import may have recorded this prompt first: claim its row instead of adding one.
+          const imported = sessionId
+            ? this.store.get(
+                `SELECT id FROM prompts WHERE session_id = ? AND text = ? AND event_id IS NULL AND source_key IS NOT NULL
+                 ORDER BY abs(at - ?) LIMIT 1`,
+                [sessionId, text, at],
+              )
+            : undefined;
+          if (imported)
+            this.store.run('UPDATE prompts SET event_id = ? WHERE id = ?', [eventId, imported.id]);
+          else this.prompts.add([eventId, sessionId, text, at]);
         }
         break;
       }

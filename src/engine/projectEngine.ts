@@ -245,6 +245,12 @@ export class ProjectEngine {
       }));
   }
 
+  /** Another engine module wrote rows (e.g. a transcript import): schedule a save and tell listeners. */
+  noteExternalChange(): void {
+    this.markDirty();
+    this.emitChange();
+  }
+
   private markDirty(): void {
     this.dirty = true;
     this.firstUnsavedAt ??= Date.now();

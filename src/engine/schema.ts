@@ -71,6 +71,28 @@ export const MIGRATIONS: readonly string[] = [
     value INTEGER NOT NULL
   );
   `,
+  // Claude Code transcript import: per-file read progress, tool uses still waiting for their result, and
+  // a key per transcript prompt so that re-imports and hook-recorded prompts are not counted twice.
+  `
+  CREATE TABLE transcript_files (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL DEFAULT 0,
+    mtime_ms REAL NOT NULL DEFAULT 0,
+    offset INTEGER NOT NULL DEFAULT 0,
+    head_hash TEXT NOT NULL DEFAULT '',
+    tail_hash TEXT NOT NULL DEFAULT '',
+    cwd TEXT
+  );
+  CREATE TABLE transcript_pending_tools (
+    tool_use_id TEXT PRIMARY KEY,
+    session_id TEXT,
+    tool_name TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  ALTER TABLE prompts ADD COLUMN source_key TEXT;
+  CREATE UNIQUE INDEX prompts_by_source_key ON prompts(source_key) WHERE source_key IS NOT NULL;
+  CREATE INDEX prompts_by_session ON prompts(session_id, at);
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -1,0 +1,42 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ContextGauge, findActiveTranscript } from '../engine/transcripts';
+import { numberFlag, stringFlag } from './args';
+import type { CliCommand } from './command';
+
+export const gaugeCommand: CliCommand = {
+  name: 'gauge',
+  usage: 'gauge [--json] [--transcript FILE] [--window N] [--claude-dir DIR]',
+  summary: "How full the context window of the project's active Claude Code session is",
+  flags: { withValue: ['transcript', 'window', 'claude-dir'], boolean: ['json'] },
+  async run(args, context) {
+    const window = numberFlag(args, 'window');
+    const named = stringFlag(args, 'transcript');
+    const transcript = named
+      ? path.resolve(named)
+      : findActiveTranscript(context.project, stringFlag(args, 'claude-dir'));
+    if (!transcript) throw new Error(`no Claude Code transcript found for ${path.resolve(context.project)}`);
+    if (!fs.existsSync(transcript)) throw new Error(`transcript not found: ${transcript}`);
+    const gauge = new ContextGauge(transcript, { window });
+    await gauge.refresh();
+    const reading = gauge.reading();
+    if (args.flags.has('json')) {
+      context.stdout(
+        JSON.stringify({
+          ...reading,
+          compactions: reading.compactions.length,
+          compactionList: reading.compactions,
+        }),
+      );
+    } else {
+      const compacted = reading.compactions.length
+        ? `, ${reading.compactions.length} compaction(s)${reading.compactedSinceUsage ? ', just compacted' : ''}`
+        : '';
+      context.stdout(
+        `ctx ${reading.percent}% (${reading.tokens.toLocaleString('en-US')} / ${reading.window.toLocaleString('en-US')} tokens` +
+          `${reading.model ? `, ${reading.model}` : ''}${compacted}) session ${reading.sessionId ?? '?'}`,
+      );
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,61 @@
+import * as fs from 'node:fs';
+import { resolveHome } from '../engine/paths';
+import { ProjectEngine } from '../engine/projectEngine';
+import { importTranscripts } from '../engine/transcripts';
+import { stringFlag } from './args';
+import type { CliCommand } from './command';
+
+export const importCommand: CliCommand = {
+  name: 'import-transcripts',
+  usage: 'import-transcripts [PATH...] [--json] [--force] [--claude-dir DIR]',
+  summary:
+    'Import Claude Code history (tool calls, prompts, sessions) of the project; PATHs (files or folders) are imported whatever cwd they record',
+  flags: { withValue: ['claude-dir'], boolean: ['json', 'force'] },
+  async run(args, context) {
+    if (!fs.existsSync(context.project)) throw new Error(`project folder not found: ${context.project}`);
+    const engine = await ProjectEngine.open({
+      home: resolveHome(context.home),
+      folder: context.project,
+      role: 'writer',
+      purpose: 'context-deck import-transcripts (CLI)',
+    });
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      for (const warning of engine.warnings) context.stderr(`warning: ${warning}`);
+      const showProgress = process.stderr.isTTY === true;
+      const result = await importTranscripts(engine, {
+        paths: args.positionals,
+        claudeDir: stringFlag(args, 'claude-dir'),
+        force: args.flags.has('force'),
+        signal: abort.signal,
+        onProgress: showProgress
+          ? ({ doneBytes, totalBytes, doneFiles, totalFiles }) =>
+              process.stderr.write(
+                `\rimporting ${Math.floor((100 * doneBytes) / Math.max(1, totalBytes))}% (file ${doneFiles + 1} of ${totalFiles})`,
+              )
+          : undefined,
+      });
+      if (showProgress) process.stderr.write('\r\x1b[K');
+      await engine.save();
+      if (args.flags.has('json')) {
+        context.stdout(JSON.stringify({ ...result, project: engine.identity.id }));
+      } else {
+        context.stdout(
+          `${engine.identity.name}: ${result.toolCalls} new tool calls (${result.failures} failed), ` +
+            `${result.prompts} new prompts, ${result.sessions} new sessions from ${result.files} transcripts ` +
+            `(${result.bytes} bytes, ${result.lines} lines, ${result.malformed} malformed); ` +
+            `${result.skippedFiles} unchanged, ${result.foreignFiles} of other projects` +
+            (result.cancelled ? '; cancelled' : ''),
+        );
+      }
+      return result.cancelled ? 130 : 0;
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await engine.close();
+    }
+  },
+};

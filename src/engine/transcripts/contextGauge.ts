@@ -1,0 +1,209 @@
+import * as fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { type Fingerprint, LineReader, fingerprint, stillHolds } from './appendedLines';
+import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
+
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+export const LARGE_CONTEXT_WINDOW = 1_000_000;
+/** Trend points kept: one per API response, the most recent ones. */
+const DEFAULT_TREND_POINTS = 200;
+const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface Compaction {
+  at: number | null;
+  /** Context tokens just before the compaction, as Claude Code recorded them. */
+  preTokens: number | null;
+}
+
+export interface TrendPoint {
+  at: number | null;
+  tokens: number;
+}
+
+export interface GaugeReading {
+  transcript: string;
+  sessionId: string | null;
+  model: string | null;
+  /** Context tokens of the last main-chain response: input + cache creation + cache read. */
+  tokens: number;
+  window: number;
+  /** tokens / window, in percent with one decimal. */
+  percent: number;
+  compactions: Compaction[];
+  /**
+   * The conversation was compacted after the last response: `tokens` is still the size before the
+   * compaction, and the next response will show the new size.
+   */
+  compactedSinceUsage: boolean;
+  trend: TrendPoint[];
+  /** When the last response counted was written. */
+  updatedAt: number | null;
+  malformed: number;
+}
+
+export interface ContextGaugeOptions {
+  /** A window size that wins over what the model suggests (a user setting). */
+  window?: number;
+  /**
+   * The model as the hooks or the status line name it (e.g. `claude-sonnet-4-5[1m]`): transcripts record
+   * the API model id, which does not say whether the 1M-token window is on.
+   */
+  modelHint?: string;
+  trendPoints?: number;
+}
+
+/**
+ * The context window: a given size wins; otherwise 1M for `[1m]` models or once more than 200k tokens
+ * were seen (only the large window allows that), else 200k.
+ */
+export function contextWindow(
+  models: ReadonlyArray<string | undefined>,
+  maxTokens: number,
+  window?: number,
+): number {
+  if (window !== undefined && window > 0) return window;
+  if (models.some((model) => model?.toLowerCase().includes('[1m]')) || maxTokens > DEFAULT_CONTEXT_WINDOW)
+    return LARGE_CONTEXT_WINDOW;
+  return DEFAULT_CONTEXT_WINDOW;
+}
+
+/**
+ * How full one session's context window is, from its transcript. Each `refresh()` reads only the bytes
+ * appended since the last one; a torn last line waits for its end; a truncated or replaced file is read
+ * again from its start. Sidechain (subagent) lines never move the gauge.
+ */
+export class ContextGauge {
+  private offset = 0;
+  private mark: Fingerprint = { head: '', tail: '' };
+  private sessionId: string | undefined;
+  private model: string | undefined;
+  private tokens = 0;
+  private maxTokens = 0;
+  private updatedAt: number | undefined;
+  private compactions: Compaction[] = [];
+  private compactedSinceUsage = false;
+  private trend: TrendPoint[] = [];
+  /** The response key of each trend point, to count the lines of one response once. */
+  private trendKeys: Array<string | undefined> = [];
+  private malformed = 0;
+  private refreshing: Promise<boolean> = Promise.resolve(false);
+  private readonly reader = new LineReader();
+
+  constructor(
+    readonly transcript: string,
+    private options: ContextGaugeOptions = {},
+  ) {}
+
+  /** Change the window setting or the model hint; the next reading uses them. */
+  configure(options: Pick<ContextGaugeOptions, 'window' | 'modelHint'>): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  /** Read what was appended since the last call; resolves to whether anything was read. */
+  refresh(): Promise<boolean> {
+    // Calls are queued so that two reads never interleave over the same offset.
+    this.refreshing = this.refreshing.then(
+      () => this.readAppended(),
+      () => this.readAppended(),
+    );
+    return this.refreshing;
+  }
+
+  reading(): GaugeReading {
+    const window = contextWindow([this.options.modelHint, this.model], this.maxTokens, this.options.window);
+    return {
+      transcript: this.transcript,
+      sessionId: this.sessionId ?? null,
+      model: this.model ?? null,
+      tokens: this.tokens,
+      window,
+      percent: Math.round((this.tokens / window) * 1000) / 10,
+      compactions: [...this.compactions],
+      compactedSinceUsage: this.compactedSinceUsage,
+      trend: [...this.trend],
+      updatedAt: this.updatedAt ?? null,
+      malformed: this.malformed,
+    };
+  }
+
+  private async readAppended(): Promise<boolean> {
+    let handle: FileHandle;
+    try {
+      handle = await fs.promises.open(this.transcript, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    try {
+      const { size } = await handle.stat();
+      let changed = false;
+      if (this.offset > 0 && !(await stillHolds(handle, size, this.offset, this.mark))) {
+        this.reset();
+        changed = true;
+      }
+      for (;;) {
+        const chunk = await this.reader.read(handle, this.offset, READ_CHUNK_BYTES);
+        if (!chunk) break;
+        if (chunk.kind === 'oversized') this.malformed++;
+        else for (const line of chunk.lines) if (line.trim() !== '') this.addLine(line);
+        this.offset += chunk.length;
+        changed = true;
+      }
+      if (changed) this.mark = await fingerprint(handle, this.offset);
+      return changed;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private reset(): void {
+    this.offset = 0;
+    this.sessionId = undefined;
+    this.model = undefined;
+    this.tokens = 0;
+    this.maxTokens = 0;
+    this.updatedAt = undefined;
+    this.compactions = [];
+    this.compactedSinceUsage = false;
+    this.trend = [];
+    this.trendKeys = [];
+    this.malformed = 0;
+  }
+
+  private addLine(line: string): void {
+    const parsed = parseTranscriptLine(line);
+    if (!parsed.ok) {
+      this.malformed++;
+      return;
+    }
+    const entry = parsed.entry;
+    if (entry.sidechain) return;
+    this.sessionId = entry.sessionId ?? this.sessionId;
+    if (entry.type === 'system' && entry.subtype === 'compact_boundary') {
+      this.compactions.push({ at: entry.at ?? null, preTokens: entry.preTokens ?? null });
+      this.compactedSinceUsage = true;
+    } else if (entry.usage && entry.type !== 'user') {
+      this.addUsage(entry);
+    }
+  }
+
+  private addUsage(entry: TranscriptEntry): void {
+    const tokens = contextTokens(entry.usage!);
+    // Messages Claude Code writes itself (API errors, `<synthetic>` model) report zero usage: not a reading.
+    if (tokens === 0) return;
+    this.tokens = tokens;
+    this.maxTokens = Math.max(this.maxTokens, tokens);
+    this.model = entry.model ?? this.model;
+    this.updatedAt = entry.at ?? this.updatedAt;
+    this.compactedSinceUsage = false;
+    const key = entry.responseKey;
+    if (key !== undefined && this.trendKeys.includes(key)) return;
+    this.trend.push({ at: entry.at ?? null, tokens });
+    this.trendKeys.push(key);
+    const limit = this.options.trendPoints ?? DEFAULT_TREND_POINTS;
+    if (this.trend.length > limit) {
+      this.trend.splice(0, this.trend.length - limit);
+      this.trendKeys.splice(0, this.trendKeys.length - limit);
+    }
+  }
+}

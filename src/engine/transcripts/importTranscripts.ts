@@ -1,0 +1,295 @@
+import * as fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { ProjectEngine } from '../projectEngine';
+import { LineReader, fingerprint, stillHolds } from './appendedLines';
+import { parseTranscriptLine } from './transcriptLine';
+import {
+  candidateTranscripts,
+  claudeConfigDirs,
+  isSubagentTranscript,
+  listTranscripts,
+  sessionIdFromPath,
+} from './transcriptFiles';
+import { type RowCounts, type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
+
+/** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */
+export const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
+/** How far into a file its recorded cwd is looked for before the file is taken as nobody's. */
+const CWD_SEARCH_BYTES = 4 * 1024 * 1024;
+
+export interface TranscriptImportOptions {
+  /**
+   * Transcript files or folders (searched for `*.jsonl`) to import into this project whatever cwd they
+   * record. Without them, Claude Code's own folders are searched and files are routed by recorded cwd.
+   */
+  paths?: readonly string[];
+  /** Claude Code's configuration folder (default: `CLAUDE_CONFIG_DIR`, else `~/.claude`). */
+  claudeDir?: string;
+  /** Read every file from its start again (nothing is counted twice either way). */
+  force?: boolean;
+  chunkBytes?: number;
+  onProgress?: (progress: TranscriptImportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface TranscriptImportProgress {
+  doneBytes: number;
+  totalBytes: number;
+  doneFiles: number;
+  totalFiles: number;
+  /** The file being read. */
+  file: string;
+}
+
+export interface TranscriptImportResult extends RowCounts {
+  /** Files with new bytes that were read. */
+  files: number;
+  /** Files unchanged since the last import. */
+  skippedFiles: number;
+  /** Files found that belong to another project (by recorded cwd) or record none. */
+  foreignFiles: number;
+  lines: number;
+  malformed: number;
+  bytes: number;
+  /** The signal stopped the import; what was read until then is kept. */
+  cancelled: boolean;
+}
+
+interface Source {
+  file: string;
+  /** Named explicitly: imported whatever cwd it records. */
+  forced: boolean;
+}
+
+interface FileProgressRow {
+  size: number;
+  mtime_ms: number;
+  offset: number;
+  head_hash: string;
+  tail_hash: string;
+  cwd: string | null;
+  [column: string]: number | string | null;
+}
+
+interface Plan {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  start: number;
+  cwd: string | null;
+}
+
+/** Named files as they are, named folders searched for transcripts; a missing path is an error. */
+function namedSources(paths: readonly string[]): Source[] {
+  return paths.flatMap((named) => {
+    const full = path.resolve(named);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(full);
+    } catch {
+      throw new Error(`transcript path not found: ${named}`);
+    }
+    const files = stat.isDirectory() ? listTranscripts(full) : [full];
+    return files.map((file) => ({ file, forced: true }));
+  });
+}
+
+function emptyResult(): TranscriptImportResult {
+  return {
+    files: 0,
+    skippedFiles: 0,
+    foreignFiles: 0,
+    lines: 0,
+    malformed: 0,
+    bytes: 0,
+    toolCalls: 0,
+    failures: 0,
+    prompts: 0,
+    sessions: 0,
+    cancelled: false,
+  };
+}
+
+/**
+ * Imports Claude Code transcripts into a project's database: tool calls (with failures), prompts and
+ * sessions. Each file's read offset is committed with the rows read up to it, one transaction per chunk,
+ * so an interrupted import resumes where it stopped and a grown file is read from where it ended.
+ */
+export async function importTranscripts(
+  engine: ProjectEngine,
+  options: TranscriptImportOptions = {},
+): Promise<TranscriptImportResult> {
+  if (engine.role !== 'writer')
+    throw new Error('only the process that writes this project can import transcripts');
+  const sources = options.paths?.length
+    ? namedSources(options.paths)
+    : (options.claudeDir ? [options.claudeDir] : claudeConfigDirs()).flatMap((dir) =>
+        candidateTranscripts(dir, engine.identity.roots).map((file) => ({ file, forced: false })),
+      );
+  const result = await new TranscriptImport(engine, options).run(sources);
+  if (result.files > 0) engine.noteExternalChange();
+  return result;
+}
+
+class TranscriptImport {
+  private readonly result = emptyResult();
+  private readonly reader = new LineReader();
+
+  constructor(
+    private readonly engine: ProjectEngine,
+    private readonly options: TranscriptImportOptions,
+  ) {}
+
+  async run(sources: readonly Source[]): Promise<TranscriptImportResult> {
+    const plans: Plan[] = [];
+    const seen = new Set<string>();
+    for (const source of sources) {
+      if (seen.has(source.file)) continue;
+      seen.add(source.file);
+      const plan = await this.plan(source);
+      if (plan) plans.push(plan);
+    }
+    const progress: TranscriptImportProgress = {
+      doneBytes: 0,
+      totalBytes: plans.reduce((sum, plan) => sum + plan.size - plan.start, 0),
+      doneFiles: 0,
+      totalFiles: plans.length,
+      file: '',
+    };
+    for (const plan of plans) {
+      if (this.options.signal?.aborted) break;
+      progress.file = plan.file;
+      await this.importFile(plan, progress);
+      progress.doneFiles++;
+    }
+    this.result.cancelled = this.options.signal?.aborted === true;
+    return this.result;
+  }
+
+  /** Where to start reading a file, or undefined when it is unchanged or not this project's. */
+  private async plan(source: Source): Promise<Plan | undefined> {
+    let handle: FileHandle;
+    try {
+      handle = await fs.promises.open(source.file, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const force = this.options.force === true;
+      const stat = await handle.stat();
+      const row = this.engine.db.get<FileProgressRow>('SELECT * FROM transcript_files WHERE path = ?', [
+        source.file,
+      ]);
+      if (row && !force && row.size === stat.size && row.mtime_ms === stat.mtimeMs) {
+        this.result.skippedFiles++;
+        return undefined;
+      }
+      const cwd = row?.cwd ?? (await this.recordedCwd(handle)) ?? null;
+      if (!source.forced && (cwd === null || !this.engine.belongsHere(cwd))) {
+        this.result.foreignFiles++;
+        return undefined;
+      }
+      // A file that no longer holds what was read (truncated, replaced) is read again from its start.
+      const resume =
+        row &&
+        !force &&
+        row.offset > 0 &&
+        (await stillHolds(handle, stat.size, row.offset, { head: row.head_hash, tail: row.tail_hash }));
+      return {
+        file: source.file,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        start: resume ? row.offset : 0,
+        cwd,
+      };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The first cwd the transcript records (its first lines may be summaries or snapshots without one). */
+  private async recordedCwd(handle: FileHandle): Promise<string | undefined> {
+    for (let offset = 0; offset < CWD_SEARCH_BYTES;) {
+      const chunk = await this.reader.read(handle, offset, 64 * 1024);
+      if (!chunk) return undefined;
+      if (chunk.kind === 'lines') {
+        for (const line of chunk.lines) {
+          if (!line.includes('"cwd"')) continue;
+          const parsed = parseTranscriptLine(line);
+          if (parsed.ok && parsed.entry.cwd) return parsed.entry.cwd;
+        }
+      }
+      offset += chunk.length;
+    }
+    return undefined;
+  }
+
+  private async importFile(plan: Plan, progress: TranscriptImportProgress): Promise<void> {
+    const { signal, onProgress } = this.options;
+    const chunkBytes = this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES;
+    const subagent = isSubagentTranscript(plan.file);
+    const context: TranscriptFileContext = {
+      sessionId: sessionIdFromPath(plan.file),
+      transcriptPath: subagent ? undefined : plan.file,
+      subagent,
+      lastAt: Math.round(plan.mtimeMs),
+    };
+    const handle = await fs.promises.open(plan.file, 'r');
+    try {
+      const rows = new TranscriptRowWriter(this.engine.db);
+      let offset = plan.start;
+      this.result.files++;
+      for (;;) {
+        if (signal?.aborted) return;
+        const chunk = await this.reader.read(handle, offset, chunkBytes);
+        const end = offset + (chunk?.length ?? 0);
+        const mark = await fingerprint(handle, end);
+        this.engine.db.transaction(() => {
+          if (chunk?.kind === 'lines') this.addLines(chunk.lines, rows, context);
+          else if (chunk?.kind === 'oversized') {
+            this.result.lines++;
+            this.result.malformed++;
+          }
+          const counts = rows.flush();
+          this.result.toolCalls += counts.toolCalls;
+          this.result.failures += counts.failures;
+          this.result.prompts += counts.prompts;
+          this.result.sessions += counts.sessions;
+          // `size` is the size examined to its end: only then may an unchanged file be skipped next time.
+          this.engine.db.run(
+            `INSERT INTO transcript_files (path, size, mtime_ms, offset, head_hash, tail_hash, cwd)
+             VALUES (?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+               offset = excluded.offset, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash,
+               cwd = coalesce(excluded.cwd, cwd)`,
+            [plan.file, chunk ? -1 : plan.size, plan.mtimeMs, end, mark.head, mark.tail, plan.cwd],
+          );
+        });
+        if (!chunk) return;
+        offset = end;
+        this.result.bytes += chunk.length;
+        progress.doneBytes += chunk.length;
+        onProgress?.({ ...progress });
+        // Let the host's other work run between chunks of a large import.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private addLines(
+    lines: readonly string[],
+    rows: TranscriptRowWriter,
+    context: TranscriptFileContext,
+  ): void {
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      this.result.lines++;
+      const parsed = parseTranscriptLine(line);
+      if (parsed.ok) rows.add(parsed.entry, context);
+      else this.result.malformed++;
+    }
+  }
+}

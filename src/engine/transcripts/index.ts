@@ -1,0 +1,18 @@
+/** Claude Code transcripts: history import into a project's database, and the live context gauge. */
+export {
+  type Compaction,
+  type ContextGaugeOptions,
+  type GaugeReading,
+  type TrendPoint,
+  ContextGauge,
+  DEFAULT_CONTEXT_WINDOW,
+  LARGE_CONTEXT_WINDOW,
+  contextWindow,
+} from './contextGauge';
+export {
+  type TranscriptImportOptions,
+  type TranscriptImportProgress,
+  type TranscriptImportResult,
+  importTranscripts,
+} from './importTranscripts';
+export { claudeConfigDirs, encodeProjectDir, findActiveTranscript } from './transcriptFiles';

@@ -1,0 +1,138 @@
+/** Where Claude Code keeps its transcripts, and which of them belong to a project folder. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/**
+ * Claude Code's configuration folders: `CLAUDE_CONFIG_DIR` when set (a comma-separated list is accepted,
+ * as ccusage does), otherwise `~/.claude` and `~/.config/claude` (used by some 1.0.x versions).
+ */
+export function claudeConfigDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const configured = env.CLAUDE_CONFIG_DIR?.split(',')
+    .map((dir) => dir.trim())
+    .filter(Boolean);
+  if (configured?.length) return configured.map((dir) => path.resolve(dir));
+  return [path.join(os.homedir(), '.claude'), path.join(os.homedir(), '.config', 'claude')];
+}
+
+/** Claude Code names longer folder names by their first 200 characters and a hash of the path. */
+const MAX_DIR_NAME = 200;
+
+/** The folder name Claude Code gives a working directory: every character but [A-Za-z0-9-] becomes '-'. */
+export function encodeProjectDir(cwd: string): string {
+  return cwd.replace(/[^A-Za-z0-9-]/g, '-');
+}
+
+function realpathOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** The encodings of a folder as given and as its real path (the agent may record either). */
+function encodingsOf(root: string): string[] {
+  return [...new Set([path.resolve(root), realpathOrSelf(root)].map(encodeProjectDir))];
+}
+
+function projectFolderNames(claudeDir: string): string[] {
+  try {
+    return fs
+      .readdirSync(path.join(claudeDir, 'projects'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a folder named `name` may hold sessions started in `root` itself. */
+function isFolderOf(name: string, encoded: string): boolean {
+  return encoded.length > MAX_DIR_NAME
+    ? name.startsWith(`${encoded.slice(0, MAX_DIR_NAME)}-`)
+    : name === encoded;
+}
+
+/**
+ * Whether a folder named `name` may hold sessions started in `root` or below it. The encoding is lossy
+ * (`a/b` and `a-b` look alike), so this only narrows the search: the transcript's recorded cwd decides.
+ */
+function mayBeUnder(name: string, encoded: string): boolean {
+  if (name === encoded) return true;
+  return name.startsWith(encoded.length >= MAX_DIR_NAME ? encoded.slice(0, MAX_DIR_NAME) : `${encoded}-`);
+}
+
+/** Every `*.jsonl` below `dir` (subagent transcripts live in `<session>/subagents/`), sorted. */
+export function listTranscripts(dir: string): string[] {
+  const found: string[] = [];
+  const pending = [dir];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile() && entry.name.endsWith('.jsonl')) found.push(full);
+    }
+  }
+  return found.sort();
+}
+
+/** Transcript files that may belong to sessions run in any of `roots` or their subfolders. */
+export function candidateTranscripts(claudeDir: string, roots: readonly string[]): string[] {
+  const encodings = roots.flatMap(encodingsOf);
+  return projectFolderNames(claudeDir)
+    .filter((name) => encodings.some((encoded) => mayBeUnder(name, encoded)))
+    .flatMap((name) => listTranscripts(path.join(claudeDir, 'projects', name)));
+}
+
+/** Whether a transcript is a subagent's (`<session>/subagents/*.jsonl`) rather than a session's own. */
+export function isSubagentTranscript(file: string): boolean {
+  return path.basename(path.dirname(file)) === 'subagents';
+}
+
+/** The session a transcript file belongs to, from its path: `<session>.jsonl` or `<session>/subagents/x`. */
+export function sessionIdFromPath(file: string): string {
+  return isSubagentTranscript(file)
+    ? path.basename(path.dirname(path.dirname(file)))
+    : path.basename(file, '.jsonl');
+}
+
+/**
+ * The transcript of the project's active session: the most recently modified `*.jsonl` directly in the
+ * folder Claude Code uses for `projectRoot`. After `/clear` the new session's file is the newest.
+ */
+export function findActiveTranscript(projectRoot: string, claudeDir?: string): string | undefined {
+  const encodings = encodingsOf(projectRoot);
+  let newest: { file: string; mtimeMs: number } | undefined;
+  for (const dir of claudeDir ? [claudeDir] : claudeConfigDirs()) {
+    for (const name of projectFolderNames(dir)) {
+      if (!encodings.some((encoded) => isFolderOf(name, encoded))) continue;
+      const folder = path.join(dir, 'projects', name);
+      let names: string[];
+      try {
+        names = fs.readdirSync(folder);
+      } catch {
+        continue;
+      }
+      for (const file of names) {
+        if (!file.endsWith('.jsonl')) continue;
+        const full = path.join(folder, file);
+        try {
+          const stat = fs.statSync(full);
+          if (stat.isFile() && (!newest || stat.mtimeMs > newest.mtimeMs))
+            newest = { file: full, mtimeMs: stat.mtimeMs };
+        } catch {
+          // Removed between listing and stat.
+        }
+      }
+    }
+  }
+  return newest?.file;
+}

@@ -1,0 +1,173 @@
+/**
+ * One line of a Claude Code transcript (`~/.claude/projects/<encoded cwd>/<session>.jsonl`), reduced to the
+ * facts Context Deck uses. Claude Code's line format is undocumented and changes between versions, so every
+ * field is optional and anything of an unexpected type is treated as absent.
+ */
+
+export interface Usage {
+  input: number;
+  cacheCreation: number;
+  cacheRead: number;
+  output: number;
+}
+
+export interface ToolUse {
+  id: string;
+  name: string;
+}
+
+export interface ToolResult {
+  toolUseId: string;
+  isError: boolean;
+  /** The result's text when it is an error (the message shown to the model); undefined otherwise. */
+  errorText?: string;
+}
+
+export interface TranscriptEntry {
+  /** `user`, `assistant`, `system`, `summary`, ...; undefined on usage-only lines written by older versions. */
+  type?: string;
+  subtype?: string;
+  sessionId?: string;
+  uuid?: string;
+  /** Epoch ms of the line's `timestamp`. */
+  at?: number;
+  cwd?: string;
+  /** Written by a subagent (Task tool): not part of the main conversation's context. */
+  sidechain: boolean;
+  /** Added by Claude Code itself (reminders, command caveats), not typed by the user. */
+  meta: boolean;
+  /** The summary Claude Code writes as a user line right after a compaction. */
+  compactSummary: boolean;
+  /** `message.id` + `requestId`: every line of one API response repeats it (and the same usage). */
+  responseKey?: string;
+  model?: string;
+  usage?: Usage;
+  toolUses: ToolUse[];
+  toolResults: ToolResult[];
+  /** The text of a user message (string content, or its text blocks joined); undefined when it has none. */
+  userText?: string;
+  /** `compactMetadata.preTokens` of a `compact_boundary` line. */
+  preTokens?: number;
+}
+
+export type ParsedTranscriptLine = { ok: true; entry: TranscriptEntry } | { ok: false; reason: string };
+
+type Json = Record<string, unknown>;
+
+function object(value: unknown): Json | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+function string(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function epochMs(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function usageOf(value: unknown): Usage | undefined {
+  const usage = object(value);
+  if (!usage) return undefined;
+  return {
+    input: count(usage.input_tokens),
+    cacheCreation: count(usage.cache_creation_input_tokens),
+    cacheRead: count(usage.cache_read_input_tokens),
+    output: count(usage.output_tokens),
+  };
+}
+
+/** Text of a tool result or message content: a string, or the text of its `text` blocks. */
+function textOf(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts: string[] = [];
+  for (const item of content) {
+    const block = object(item);
+    const text = string(block?.text);
+    if (text !== undefined && block?.type === 'text') parts.push(text);
+  }
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}
+
+/**
+ * Parses one complete line (without its newline). A line is malformed when it is not a JSON object or has
+ * neither a `type` nor a `message`: nothing of a transcript can be read from it.
+ */
+export function parseTranscriptLine(text: string): ParsedTranscriptLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `not JSON: ${(error as Error).message}` };
+  }
+  const line = object(value);
+  if (!line) return { ok: false, reason: 'not a JSON object' };
+  const type = string(line.type);
+  const message = object(line.message);
+  if (type === undefined && !message) return { ok: false, reason: 'neither a type nor a message' };
+
+  const entry: TranscriptEntry = {
+    type,
+    subtype: string(line.subtype),
+    sessionId: string(line.sessionId),
+    uuid: string(line.uuid),
+    at: epochMs(line.timestamp),
+    cwd: string(line.cwd),
+    sidechain: line.isSidechain === true,
+    meta: line.isMeta === true,
+    compactSummary: line.isCompactSummary === true,
+    toolUses: [],
+    toolResults: [],
+  };
+  if (entry.subtype === 'compact_boundary') {
+    const preTokens = object(line.compactMetadata)?.preTokens;
+    if (typeof preTokens === 'number' && Number.isFinite(preTokens)) entry.preTokens = preTokens;
+  }
+  if (!message) return { ok: true, entry };
+
+  const messageId = string(message.id);
+  const requestId = string(line.requestId);
+  if (messageId !== undefined || requestId !== undefined)
+    entry.responseKey = `${messageId ?? ''}\u0000${requestId ?? ''}`;
+  entry.model = string(message.model);
+  entry.usage = usageOf(message.usage);
+
+  const role = string(message.role) ?? type;
+  const content = message.content;
+  if (role === 'user' && typeof content === 'string') {
+    entry.userText = content;
+  } else if (Array.isArray(content)) {
+    for (const item of content) {
+      const block = object(item);
+      if (!block) continue;
+      if (block.type === 'tool_use') {
+        const id = string(block.id);
+        const name = string(block.name);
+        if (id && name) entry.toolUses.push({ id, name });
+      } else if (block.type === 'tool_result') {
+        const toolUseId = string(block.tool_use_id);
+        if (!toolUseId) continue;
+        const isError = block.is_error === true;
+        entry.toolResults.push({
+          toolUseId,
+          isError,
+          errorText: isError ? (textOf(block.content) ?? JSON.stringify(block.content ?? null)) : undefined,
+        });
+      }
+    }
+    if (role === 'user') entry.userText = textOf(content);
+  }
+  return { ok: true, entry };
+}
+
+/** Context tokens of a response: everything the model read, i.e. the conversation so far. */
+export function contextTokens(usage: Usage): number {
+  return usage.input + usage.cacheCreation + usage.cacheRead;
+}

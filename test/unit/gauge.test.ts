@@ -1,0 +1,295 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { runCli } from '../../src/cli/main';
+import { ContextGauge, encodeProjectDir, findActiveTranscript } from '../../src/engine/transcripts';
+import { SHARED_DIR, tempWorkspace } from '../support/events';
+
+let ws: ReturnType<typeof tempWorkspace>;
+let file: string;
+
+beforeEach(() => {
+  ws = tempWorkspace();
+  file = path.join(ws.home, 'session.jsonl');
+});
+afterEach(() => ws.cleanup());
+
+const T0 = Date.parse('2026-11-01T10:00:00Z');
+let clock = T0;
+
+interface ResponseLine {
+  tokens: number;
+  id?: string;
+  requestId?: string;
+  sidechain?: boolean;
+  model?: string;
+}
+
+/** An assistant line whose context tokens are `tokens` (split over input, cache creation and cache read). */
+function response({
+  tokens,
+  id,
+  requestId,
+  sidechain = false,
+  model = 'claude-sonnet-4-5-20250929',
+}: ResponseLine) {
+  const cacheRead = Math.floor(tokens / 2);
+  const cacheCreation = Math.floor(tokens / 4);
+  return {
+    type: 'assistant',
+    sessionId: 'sess-1',
+    isSidechain: sidechain,
+    timestamp: new Date((clock += 1000)).toISOString(),
+    requestId: requestId ?? `req-${tokens}`,
+    message: {
+      id: id ?? `msg-${tokens}`,
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: 'ok' }],
+      usage: {
+        input_tokens: tokens - cacheRead - cacheCreation,
+        cache_creation_input_tokens: cacheCreation,
+        cache_read_input_tokens: cacheRead,
+        output_tokens: 7,
+      },
+    },
+  };
+}
+
+function compaction(preTokens: number) {
+  return {
+    type: 'system',
+    subtype: 'compact_boundary',
+    sessionId: 'sess-1',
+    isSidechain: false,
+    timestamp: new Date((clock += 1000)).toISOString(),
+    content: 'Conversation compacted',
+    compactMetadata: { trigger: 'auto', preTokens },
+  };
+}
+
+const lines = (...entries: object[]) => entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+
+async function readingOf(text: string, options: ConstructorParameters<typeof ContextGauge>[1] = {}) {
+  fs.writeFileSync(file, text);
+  const gauge = new ContextGauge(file, options);
+  await gauge.refresh();
+  return gauge.reading();
+}
+
+describe('context gauge', () => {
+  test('the last main-chain response sets the tokens; sidechain lines do not move it', async () => {
+    const reading = await readingOf(
+      lines(
+        response({ tokens: 30_000 }),
+        response({ tokens: 50_000 }),
+        response({ tokens: 90_000, sidechain: true }),
+        response({ tokens: 1_000, sidechain: true }),
+      ),
+    );
+    assert.equal(reading.tokens, 50_000);
+    assert.equal(reading.window, 200_000);
+    assert.equal(reading.percent, 25);
+    assert.equal(reading.sessionId, 'sess-1');
+    assert.equal(reading.model, 'claude-sonnet-4-5-20250929');
+    assert.deepEqual(
+      reading.trend.map((point) => point.tokens),
+      [30_000, 50_000],
+    );
+  });
+
+  test('lines of one API response (same message.id and requestId) are one trend point', async () => {
+    const reading = await readingOf(
+      lines(
+        response({ tokens: 10_000, id: 'm1', requestId: 'r1' }),
+        response({ tokens: 10_000, id: 'm1', requestId: 'r1' }),
+        response({ tokens: 10_000, id: 'm1', requestId: 'r1' }),
+        response({ tokens: 12_000, id: 'm2', requestId: 'r2' }),
+        response({ tokens: 12_000, id: 'm2', requestId: 'r2' }),
+      ),
+    );
+    assert.equal(reading.trend.length, 2);
+    assert.equal(reading.tokens, 12_000);
+  });
+
+  test('a compaction is recorded with its tokens before, and flagged until the next response', async () => {
+    fs.writeFileSync(file, lines(response({ tokens: 150_000 }), compaction(155_000)));
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    let reading = gauge.reading();
+    assert.equal(reading.compactions.length, 1);
+    assert.equal(reading.compactions[0].preTokens, 155_000);
+    assert.equal(reading.compactions[0].at, clock);
+    assert.equal(reading.compactedSinceUsage, true);
+    assert.equal(reading.tokens, 150_000, 'the last known size until the next response');
+
+    fs.appendFileSync(file, lines(response({ tokens: 20_000 })));
+    assert.equal(await gauge.refresh(), true);
+    reading = gauge.reading();
+    assert.equal(reading.compactedSinceUsage, false);
+    assert.equal(reading.tokens, 20_000);
+  });
+
+  test('reads only what was appended; a torn line waits for its end', async () => {
+    fs.writeFileSync(file, lines(response({ tokens: 1_000 })));
+    const gauge = new ContextGauge(file);
+    assert.equal(await gauge.refresh(), true);
+    assert.equal(await gauge.refresh(), false, 'nothing new');
+
+    const next = lines(response({ tokens: 2_000 }));
+    fs.appendFileSync(file, next.slice(0, 40));
+    assert.equal(await gauge.refresh(), false, 'a torn line is not read');
+    assert.equal(gauge.reading().tokens, 1_000);
+    fs.appendFileSync(file, next.slice(40));
+    assert.equal(await gauge.refresh(), true);
+    assert.equal(gauge.reading().tokens, 2_000);
+    assert.equal(gauge.reading().trend.length, 2, 'the first line was not read twice');
+
+    fs.appendFileSync(file, '{not json\n');
+    await gauge.refresh();
+    assert.equal(gauge.reading().malformed, 1);
+  });
+
+  test('a truncated or replaced transcript is read again from its start', async () => {
+    fs.writeFileSync(file, lines(response({ tokens: 5_000 }), response({ tokens: 6_000 })));
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    fs.writeFileSync(file, lines(response({ tokens: 3_000, id: 'other' })));
+    assert.equal(await gauge.refresh(), true);
+    assert.deepEqual(
+      gauge.reading().trend.map((point) => point.tokens),
+      [3_000],
+    );
+    // Same length, different content before the offset.
+    const replaced = lines(response({ tokens: 3_200, id: 'other', requestId: 'req-3000' }));
+    assert.equal(replaced.length, fs.statSync(file).size);
+    fs.writeFileSync(file, replaced);
+    await gauge.refresh();
+    assert.equal(gauge.reading().tokens, 3_200);
+    assert.equal(gauge.reading().trend.length, 1);
+  });
+
+  test('window: 1M for [1m] models or above 200k tokens seen; a setting wins', async () => {
+    const text = lines(response({ tokens: 100_000 }));
+    assert.equal((await readingOf(text)).window, 200_000);
+    assert.equal((await readingOf(text, { modelHint: 'claude-sonnet-4-5[1m]' })).window, 1_000_000);
+    assert.equal((await readingOf(lines(response({ tokens: 100_000, model: 'x[1m]' })))).percent, 10);
+    assert.equal(
+      (await readingOf(lines(response({ tokens: 250_000 }), response({ tokens: 90_000 })))).window,
+      1_000_000,
+    );
+    assert.equal((await readingOf(text, { window: 400_000, modelHint: 'y[1m]' })).percent, 25);
+
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    gauge.configure({ window: 500_000 });
+    assert.equal(gauge.reading().percent, 20);
+  });
+
+  test('the trend keeps the latest points only; zero-usage synthetic messages are not readings', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => response({ tokens: 1_000 * (i + 1) }));
+    const synthetic = { ...response({ tokens: 0, model: '<synthetic>' }) };
+    const reading = await readingOf(lines(...many, synthetic), { trendPoints: 5 });
+    assert.deepEqual(
+      reading.trend.map((point) => point.tokens),
+      [8_000, 9_000, 10_000, 11_000, 12_000],
+    );
+    assert.equal(reading.tokens, 12_000);
+  });
+
+  test('a missing transcript reads as nothing', async () => {
+    const gauge = new ContextGauge(path.join(ws.home, 'missing.jsonl'));
+    assert.equal(await gauge.refresh(), false);
+    assert.equal(gauge.reading().tokens, 0);
+  });
+});
+
+describe('active transcript', () => {
+  test("the newest session file of the project's folder; after /clear the new file counts", () => {
+    const claudeDir = path.join(ws.home, 'claude');
+    const folder = path.join(claudeDir, 'projects', encodeProjectDir(ws.project));
+    fs.mkdirSync(path.join(folder, 'old-session', 'subagents'), { recursive: true });
+    const old = path.join(folder, 'old-session.jsonl');
+    fs.writeFileSync(old, lines(response({ tokens: 1 })));
+    fs.utimesSync(old, new Date(T0), new Date(T0));
+    assert.equal(findActiveTranscript(ws.project, claudeDir), old);
+
+    // A subagent file below the session and another project's folder are not candidates.
+    const agent = path.join(folder, 'old-session', 'subagents', 'agent-1.jsonl');
+    fs.writeFileSync(agent, lines(response({ tokens: 1 })));
+    const siblingFolder = path.join(claudeDir, 'projects', `${encodeProjectDir(ws.project)}-two`);
+    fs.mkdirSync(siblingFolder);
+    fs.writeFileSync(path.join(siblingFolder, 'x.jsonl'), '');
+    assert.equal(findActiveTranscript(ws.project, claudeDir), old);
+
+    const cleared = path.join(folder, 'new-session.jsonl');
+    fs.writeFileSync(cleared, lines(response({ tokens: 2 })));
+    fs.utimesSync(cleared, new Date(T0 + 60_000), new Date(T0 + 60_000));
+    assert.equal(findActiveTranscript(ws.project, claudeDir), cleared);
+    assert.equal(findActiveTranscript(path.join(ws.project, 'elsewhere'), claudeDir), undefined);
+  });
+
+  test("Claude Code's folder name: every character but letters, digits and '-' becomes '-'", () => {
+    assert.equal(encodeProjectDir('/Users/me/my_project.v2'), '-Users-me-my-project-v2');
+    assert.equal(encodeProjectDir('C:\\work\\a-b'), 'C--work-a-b');
+  });
+});
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+describe('context-deck gauge', () => {
+  test('--json for a named transcript prints the reading', async () => {
+    const fixture = path.join(
+      SHARED_DIR,
+      'fixtures/transcripts/claude-code-log-dag_compact_after_rewind.jsonl',
+    );
+    const result = await cli('gauge', '--json', '--transcript', fixture, '--window', '100');
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout);
+    assert.deepEqual(
+      {
+        sessionId: json.sessionId,
+        tokens: json.tokens,
+        window: json.window,
+        percent: json.percent,
+        compactions: json.compactions,
+        model: json.model,
+        transcript: json.transcript,
+      },
+      {
+        sessionId: 's1',
+        tokens: 10,
+        window: 100,
+        percent: 10,
+        compactions: 1,
+        model: 'claude-sonnet-4-20250514',
+        transcript: fixture,
+      },
+    );
+    assert.deepEqual(json.compactionList, [
+      { at: Date.parse('2025-07-01T10:30:00.000Z'), preTokens: 150000 },
+    ]);
+  });
+
+  test("finds the project's active transcript; without one it fails with one line", async () => {
+    const claudeDir = path.join(ws.home, 'claude');
+    const none = await cli('gauge', '--json', '--project', ws.project, '--claude-dir', claudeDir);
+    assert.equal(none.code, 1);
+    assert.equal(none.stderr.split('\n').length, 1);
+    assert.match(none.stderr, /no Claude Code transcript found/);
+
+    const folder = path.join(claudeDir, 'projects', encodeProjectDir(ws.project));
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'a.jsonl'), lines(response({ tokens: 144_000 })));
+    const text = await cli('gauge', '--project', ws.project, '--claude-dir', claudeDir);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^ctx 72% \(144,000 \/ 200,000 tokens/);
+    assert.equal((await cli('gauge', '--window', 'big', '--project', ws.project)).code, 2);
+  });
+});

@@ -26,15 +26,20 @@ async function main(): Promise<void> {
   if (fresh) fs.rmSync(DEMO_ROOT, { recursive: true, force: true });
   const existing = fs.existsSync(path.join(DEMO_ROOT, 'demo-project'));
   const demo = existing
-    ? { home: path.join(DEMO_ROOT, 'home'), project: fs.realpathSync(path.join(DEMO_ROOT, 'demo-project')) }
+    ? {
+        home: path.join(DEMO_ROOT, 'home'),
+        project: fs.realpathSync(path.join(DEMO_ROOT, 'demo-project')),
+        claudeDir: path.join(DEMO_ROOT, 'claude'),
+      }
     : writeDemo(DEMO_ROOT);
   console.log(`\n> Demo workspace ${existing ? 'kept' : 'created'}: ${demo.project}`);
   console.log(`  Context Deck home (event log and databases): ${demo.home}`);
+  console.log(`  Claude Code folder (transcripts) for the demo: ${demo.claudeDir}`);
 
   const server = await startCodeServer({
     vsix: VSIX,
     workspace: demo.project,
-    env: { CONTEXT_DECK_HOME: demo.home },
+    env: { CONTEXT_DECK_HOME: demo.home, CLAUDE_CONFIG_DIR: demo.claudeDir },
     port: PORT,
     logFile: path.join(DEMO_ROOT, 'code-server.log'),
   });

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { eventsDir } from '../engine/paths';
+import type { AgentConnection } from './agentConnection';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
 import type { Projects } from './projects';
@@ -10,6 +11,7 @@ import { RejectsDocumentProvider } from './rejectsDocument';
 export class Commands {
   constructor(
     private readonly projects: Projects,
+    private readonly connection: AgentConnection,
     private readonly log: Log,
   ) {}
 
@@ -34,6 +36,15 @@ export class Commands {
       ),
       guarded('contextDeck.rebuildDatabase', () => this.rebuildDatabase()),
       guarded('contextDeck.openEventLog', () => this.openEventLog()),
+      guarded('contextDeck.importHistory', (projectId) =>
+        this.importHistory(typeof projectId === 'string' ? projectId : undefined),
+      ),
+      guarded('contextDeck.connectClaudeCode', (projectId) =>
+        this.connectClaudeCode(typeof projectId === 'string' ? projectId : undefined),
+      ),
+      guarded('contextDeck.disconnectClaudeCode', (projectId) =>
+        this.disconnectClaudeCode(typeof projectId === 'string' ? projectId : undefined),
+      ),
     ];
   }
 
@@ -110,6 +121,50 @@ export class Commands {
     const copy = 'Copy Path';
     const choice = await vscode.window.showInformationMessage(`Context Deck event log: ${dir}`, copy);
     if (choice === copy) await vscode.env.clipboard.writeText(dir);
+  }
+
+  async importHistory(projectId?: string): Promise<void> {
+    const live = projectId
+      ? this.projects.find(projectId)
+      : await this.pickProject('Import Claude Code history into');
+    if (!live) return;
+    if (live.engine.role !== 'writer') {
+      void vscode.window.showInformationMessage(
+        `Context Deck: another VS Code window records ${live.name}; import its history there.`,
+      );
+      return;
+    }
+    const result = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Importing Claude Code history of ${live.name}`,
+        cancellable: true,
+      },
+      (progress, token) => live.importHistory(progress, token),
+    );
+    const found =
+      `${result.toolCalls.toLocaleString('en-US')} tool calls (${result.failures.toLocaleString('en-US')} failed), ` +
+      `${result.prompts.toLocaleString('en-US')} prompts and ${result.sessions.toLocaleString('en-US')} sessions`;
+    const files = `${result.files} transcript ${result.files === 1 ? 'file' : 'files'} read, ${result.skippedFiles} unchanged`;
+    const malformed = result.malformed ? `; ${result.malformed} malformed lines skipped` : '';
+    void vscode.window.showInformationMessage(
+      `${result.cancelled ? 'Import stopped; kept' : 'Imported'} ${found} (${files}${malformed}).`,
+    );
+  }
+
+  async connectClaudeCode(projectId?: string): Promise<void> {
+    const live = projectId ? this.projects.find(projectId) : await this.pickProject('Connect Claude Code in');
+    if (!live) return;
+    if (await this.connection.connect(this.projects.home, live.engine.identity.mainRoot))
+      this.projects.refresh();
+  }
+
+  async disconnectClaudeCode(projectId?: string): Promise<void> {
+    const live = projectId
+      ? this.projects.find(projectId)
+      : await this.pickProject('Disconnect Claude Code in');
+    if (!live) return;
+    if (await this.connection.disconnect(live.engine.identity.mainRoot)) this.projects.refresh();
   }
 
   openFolder(): Thenable<unknown> {

@@ -17,6 +17,9 @@ export interface DashboardActions {
   openEventLog(): Thenable<unknown>;
   openFolder(): Thenable<unknown>;
   copyText(text: string): Thenable<unknown>;
+  connectClaudeCode(projectId?: string): Thenable<unknown>;
+  disconnectClaudeCode(projectId?: string): Thenable<unknown>;
+  importHistory(projectId?: string): Thenable<unknown>;
 }
 
 /**
@@ -120,6 +123,15 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
       case 'showRejects':
         this.sendRejects(message.projectId);
         return;
+      case 'connect':
+        void Promise.resolve(this.actions.connectClaudeCode(message.projectId)).catch(fail);
+        return;
+      case 'disconnect':
+        void Promise.resolve(this.actions.disconnectClaudeCode(message.projectId)).catch(fail);
+        return;
+      case 'importHistory':
+        void Promise.resolve(this.actions.importHistory(message.projectId)).catch(fail);
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;
@@ -207,8 +219,11 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'openFolder':
       return { type: message.type };
     case 'showRejects':
+    case 'connect':
+    case 'disconnect':
+    case 'importHistory':
       return typeof message.projectId === 'string'
-        ? { type: 'showRejects', projectId: message.projectId }
+        ? { type: message.type, projectId: message.projectId }
         : undefined;
     case 'copyText':
       return typeof message.text === 'string' && message.text.length <= 100_000

@@ -1,6 +1,10 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { AgentConnection, PREVIEW_SCHEME } from './agentConnection';
 import { Commands } from './commands';
 import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
+import { GaugeStatusBar } from './gaugeStatusBar';
 import { Log } from './log';
 import { Projects } from './projects';
 import { REJECTS_SCHEME, RejectsDocumentProvider } from './rejectsDocument';
@@ -12,28 +16,50 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log);
   log.info(`activating Context Deck ${String(context.extension.packageJSON.version)}`);
 
-  projects = new Projects(log);
+  const connection = new AgentConnection(context.extensionUri, log);
+  projects = new Projects(log, connection);
   const current = projects;
-  const commands = new Commands(current, log);
+  const commands = new Commands(current, connection, log);
   const dashboard = new DashboardViewProvider(context.extensionUri, current, commands, log);
   const rejects = new RejectsDocumentProvider(current);
   current.beforeCatchUp = () => dashboard.whenReady();
 
   context.subscriptions.push(
     dashboard,
+    new GaugeStatusBar(current),
     rejects,
     vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     vscode.workspace.registerTextDocumentContentProvider(REJECTS_SCHEME, rejects),
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, connection.preview),
+    ...watchAgentSettings(() => current.refresh()),
     ...commands.register(),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void current.reopen()),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('contextDeck.home')) void current.reopen();
-      else if (event.affectsConfiguration('contextDeck.ingest.pollIntervalSeconds')) current.restartPoll();
+      if (event.affectsConfiguration('contextDeck.home')) {
+        void current.reopen().then(() => connection.ensureRecorder(current.home));
+      } else if (event.affectsConfiguration('contextDeck.ingest.pollIntervalSeconds')) current.restartPoll();
     }),
   );
 
   // Opening engines loads sql.js and snapshots; do it after activation returns so the window stays responsive.
-  void current.reopen();
+  // The stable recorder copy is refreshed after each extension update, so existing hooks run the new one.
+  void current.reopen().then(() => connection.ensureRecorder(current.home));
+}
+
+/** Connection state follows edits of Claude Code's settings, in the workspace and in the user's home. */
+function watchAgentSettings(onChange: () => void): vscode.Disposable[] {
+  const watchers = [
+    vscode.workspace.createFileSystemWatcher('**/.claude/settings*.json'),
+    vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(path.join(os.homedir(), '.claude')), 'settings*.json'),
+    ),
+  ];
+  for (const watcher of watchers) {
+    watcher.onDidChange(onChange);
+    watcher.onDidCreate(onChange);
+    watcher.onDidDelete(onChange);
+  }
+  return watchers;
 }
 
 /** Close every engine: each saves its snapshot and releases its writer lock for the next window. */

@@ -1,7 +1,13 @@
 import * as vscode from 'vscode';
 import type { ProjectEngine } from '../engine/projectEngine';
+import { type TranscriptImportResult, importTranscripts } from '../engine/transcripts';
+import { candidateTranscripts, claudeConfigDirs } from '../engine/transcripts/transcriptFiles';
 import type { IngestProgress, ProjectView } from '../shared/protocol';
+import { LiveGauge } from './liveGauge';
 import type { Log } from './log';
+
+/** Counting transcripts lists folders; the dashboard asks far more often than they change. */
+const TRANSCRIPT_COUNT_TTL_MS = 10_000;
 
 /** A backlog above this size gets a cancellable progress notification; smaller ones are read silently. */
 export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
@@ -18,14 +24,54 @@ export class LiveProject {
   private abort: AbortController | undefined;
   private shownWarnings = 0;
   private disposed = false;
+  private transcriptCount = { value: 0, at: 0 };
   /** Bytes read so far of the ingest in progress, for the dashboard's progress bar. */
   progress: IngestProgress | null = null;
+  readonly gauge: LiveGauge;
 
   constructor(
     readonly engine: ProjectEngine,
     private readonly log: Log,
     private readonly notify: () => void,
-  ) {}
+  ) {
+    this.gauge = new LiveGauge(engine, log, notify);
+  }
+
+  /** Claude Code transcripts on disk that may belong to this project. */
+  transcriptFiles(): number {
+    if (Date.now() - this.transcriptCount.at > TRANSCRIPT_COUNT_TTL_MS) {
+      const roots = this.engine.identity.roots;
+      const value = claudeConfigDirs().reduce((sum, dir) => sum + candidateTranscripts(dir, roots).length, 0);
+      this.transcriptCount = { value, at: Date.now() };
+    }
+    return this.transcriptCount.value;
+  }
+
+  /** Import Claude Code's transcripts of this project, in the same queue as ingestion. */
+  importHistory(
+    report: vscode.Progress<{ message?: string; increment?: number }>,
+    token: vscode.CancellationToken,
+  ): Promise<TranscriptImportResult> {
+    return this.exclusive(async () => {
+      const abort = new AbortController();
+      const cancel = token.onCancellationRequested(() => abort.abort());
+      let reported = 0;
+      try {
+        return await importTranscripts(this.engine, {
+          signal: abort.signal,
+          onProgress: ({ doneBytes, totalBytes, doneFiles, totalFiles }) => {
+            const pct = totalBytes > 0 ? (100 * doneBytes) / totalBytes : 100;
+            report.report({ message: `${doneFiles} of ${totalFiles} files`, increment: pct - reported });
+            reported = pct;
+          },
+        });
+      } finally {
+        cancel.dispose();
+        this.transcriptCount.at = 0;
+        this.notify();
+      }
+    });
+  }
 
   get id(): string {
     return this.engine.identity.id;
@@ -145,7 +191,8 @@ export class LiveProject {
     }
   }
 
-  view(): ProjectView {
+  /** Everything the dashboard shows of this project but its agent connection, which Projects adds. */
+  view(): Omit<ProjectView, 'connection'> {
     const identity = this.engine.identity;
     return {
       id: identity.id,
@@ -156,6 +203,8 @@ export class LiveProject {
       lastEventAt: this.engine.lastEventAt(),
       progress: this.progress,
       warnings: [...this.engine.warnings],
+      gauge: this.gauge.view(),
+      transcriptFiles: this.transcriptFiles(),
     };
   }
 
@@ -163,6 +212,7 @@ export class LiveProject {
   async close(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.gauge.dispose();
     this.abort?.abort();
     await this.tail.catch(() => undefined);
     await this.engine.close();

@@ -4,6 +4,7 @@ import { eventsDir, isWithin, resolveHome } from '../engine/paths';
 import { ProjectEngine } from '../engine/projectEngine';
 import { identifyProject } from '../engine/projectIdentity';
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
+import type { AgentConnection } from './agentConnection';
 import { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
 
@@ -32,7 +33,10 @@ export class Projects implements vscode.Disposable {
   /** Set by the dashboard: resolves when it has rendered, or soon when it is not being shown. */
   beforeCatchUp: () => Promise<void> = () => Promise.resolve();
 
-  constructor(private readonly log: Log) {}
+  constructor(
+    private readonly log: Log,
+    private readonly connection: AgentConnection,
+  ) {}
 
   get all(): readonly LiveProject[] {
     return this.lives;
@@ -179,7 +183,7 @@ export class Projects implements vscode.Disposable {
     const problems = [...this.problems];
     for (const live of this.lives) {
       try {
-        projects.push(live.view());
+        projects.push({ ...live.view(), connection: this.connection.view(live.engine.identity.mainRoot) });
       } catch (error) {
         this.log.error(`reading ${live.name} failed`, error);
         problems.push(`Could not read ${live.name}: ${shortMessage(error)}`);
@@ -193,6 +197,11 @@ export class Projects implements vscode.Disposable {
       problem: problems.length > 0 ? problems.join('\n') : null,
       folderOpen: this.folderOpen,
     };
+  }
+
+  /** Something shown besides the engines changed (e.g. an agent settings file). */
+  refresh(): void {
+    this.fire();
   }
 
   private fire(): void {

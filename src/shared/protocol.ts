@@ -33,6 +33,40 @@ export interface RejectView {
   rejectedAt: number;
 }
 
+/** Whether one Claude Code settings file holds our hooks. */
+export interface ScopeConnection {
+  scope: 'project' | 'local' | 'user';
+  file: string;
+  /** `partial`: some of our hooks are missing; `unreadable`: the file does not parse (see problem). */
+  status: 'connected' | 'partial' | 'absent' | 'unreadable';
+  problem: string | null;
+}
+
+export interface ConnectionView {
+  connected: boolean;
+  scopes: ScopeConnection[];
+}
+
+/** Context window bands: under 70%, 70-80, 80-90, 90-95, and 95% or more. */
+export type UsageLevel = 'ok' | 'elevated' | 'high' | 'critical' | 'compact';
+
+/** How full the active session's context window is, from its transcript. */
+export interface GaugeView {
+  sessionId: string | null;
+  model: string | null;
+  transcript: string;
+  tokens: number;
+  window: number;
+  percent: number;
+  level: UsageLevel;
+  compactions: Array<{ at: number | null; preTokens: number | null }>;
+  /** Compacted after the last response: `tokens` is the size before; the next response shows the new one. */
+  compactedSinceUsage: boolean;
+  /** Percent of the window over the session, oldest first. */
+  trend: number[];
+  updatedAt: number | null;
+}
+
 export interface ProjectView {
   id: string;
   name: string;
@@ -44,6 +78,10 @@ export interface ProjectView {
   lastEventAt: number | null;
   progress: IngestProgress | null;
   warnings: string[];
+  connection: ConnectionView;
+  gauge: GaugeView | null;
+  /** Claude Code transcripts on disk for this project, which Import History can read. */
+  transcriptFiles: number;
 }
 
 export interface DashboardState {
@@ -67,4 +105,7 @@ export type WebviewMessage =
   | { type: 'openEventLog' }
   | { type: 'showRejects'; projectId: string }
   | { type: 'copyText'; text: string }
-  | { type: 'openFolder' };
+  | { type: 'openFolder' }
+  | { type: 'connect'; projectId: string }
+  | { type: 'disconnect'; projectId: string }
+  | { type: 'importHistory'; projectId: string };

@@ -9,9 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { demoEvents, writeDemo } from '../support/demoWorkspace';
+import { DEMO_SESSION, demoEvents, writeDemo } from '../support/demoWorkspace';
 import { type Payload, appendEvents, sessionEvents } from '../support/events';
 import { REPO_ROOT } from '../support/processes';
+import { expectedPercent, transcriptLines, transcriptPath, writeTranscript } from '../support/transcripts';
 import { type Workbench, launchWorkbench } from '../support/workbench';
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-output', 'e2e', 'dashboard');
@@ -58,19 +59,20 @@ describe('dashboard in a real VS Code', () => {
   let workbench: Workbench;
   let home: string;
   let project: string;
+  let claudeDir: string;
   let seeded: Payload[];
 
   before(async () => {
     assert.ok(fs.existsSync(VSIX), `the packaged extension exists (${VSIX}); run npm run package`);
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-e2e-'));
     const now = Date.now();
-    ({ home, project } = writeDemo(root, { now }));
+    ({ home, project, claudeDir } = writeDemo(root, { now }));
     seeded = demoEvents(project, { now });
     fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
     workbench = await launchWorkbench({
       vsix: VSIX,
       workspace: project,
-      env: { CONTEXT_DECK_HOME: home },
+      env: { CONTEXT_DECK_HOME: home, CLAUDE_CONFIG_DIR: claudeDir },
       screenshotsDir: SCREENSHOTS,
     });
   });
@@ -103,12 +105,96 @@ describe('dashboard in a real VS Code', () => {
     await workbench.screenshot('02-live-update');
   });
 
+  test('Connect Claude Code from the dashboard shows the change, then writes the settings file', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="connect-claude-code"]');
+    await frame.click('[data-testid="connect-claude-code"]');
+    const page = workbench.page;
+    const scope = page.locator('.quick-input-widget .monaco-list-row', {
+      hasText: 'This project, for the whole team',
+    });
+    await scope.waitFor({ timeout: 15_000 });
+    await scope.click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 15_000 });
+    assert.match((await dialog.innerText()) ?? '', /add a Context Deck hook for SessionStart/);
+    await workbench.screenshot('03-connect-confirm');
+    await dialog
+      .locator('a.monaco-button, button', { hasText: /^Connect$/ })
+      .first()
+      .click();
+
+    const settingsFile = path.join(project, '.claude', 'settings.json');
+    const deadline = Date.now() + 15_000;
+    while (!fs.existsSync(settingsFile) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as {
+      hooks: Record<string, unknown[]>;
+    };
+    assert.deepEqual(Object.keys(settings.hooks).sort(), [
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreCompact',
+      'SessionEnd',
+      'SessionStart',
+      'Stop',
+      'SubagentStop',
+      'UserPromptSubmit',
+    ]);
+    assert.ok(fs.existsSync(path.join(home, 'bin', 'hook.js')), 'the recorder has its stable copy');
+    await frame.waitForSelector('[data-testid="connection-status"] .connected', { timeout: 15_000 });
+    await workbench.screenshot('04-connected');
+  });
+
+  test('the context gauge shows the live session’s usage and follows it as the transcript grows', async () => {
+    const transcript = transcriptPath(claudeDir, project, DEMO_SESSION);
+    const frame = await workbench.webviewFrame('[data-testid="gauge-percent"]');
+    const statusItem = workbench.page.locator('.statusbar-item', { hasText: /ctx \d+%/ });
+    const waitForPercent = async (expected: number) => {
+      const deadline = Date.now() + 15_000;
+      let shown = '';
+      while (Date.now() < deadline) {
+        shown = (await frame.textContent('[data-testid="gauge-percent"]'))?.trim() ?? '';
+        const status =
+          (await statusItem
+            .first()
+            .textContent()
+            .catch(() => '')) ?? '';
+        if (shown === `${expected}%` && status.includes(`ctx ${Math.round(expected)}%`)) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.fail(`gauge shows ${shown}, expected ${expected}%`);
+    };
+    const before = expectedPercent(transcript);
+    assert.equal(before, 72);
+    await waitForPercent(before);
+    await workbench.screenshot('05-gauge');
+
+    // The next response: 85% of the window; a subagent's (sidechain) line must not move the gauge.
+    writeTranscript(transcript, [
+      ...transcriptLines({
+        sessionId: DEMO_SESSION,
+        cwd: project,
+        startAt: Date.now(),
+        turns: [{ input: 2_000, cacheRead: 168_000 }],
+      }),
+      ...transcriptLines({
+        sessionId: `${DEMO_SESSION}-sub`,
+        cwd: project,
+        startAt: Date.now(),
+        turns: [{ input: 9_000, sidechain: true }],
+      }),
+    ]);
+    await waitForPercent(expectedPercent(transcript));
+    assert.equal(expectedPercent(transcript), 85);
+    await workbench.screenshot('06-gauge-85');
+  });
+
   test('the rejected count explains why a line was rejected', async () => {
     const frame = await workbench.webviewFrame('[data-testid="count-rejected"]');
     await frame.click('[data-testid="count-rejected"]');
     await frame.waitForSelector('[data-testid="reject-reason"]', { timeout: 15_000 });
     const reason = await frame.textContent('[data-testid="reject-reason"]');
     assert.match(reason ?? '', /not JSON/);
-    await workbench.screenshot('03-rejects');
+    await workbench.screenshot('07-rejects');
   });
 });

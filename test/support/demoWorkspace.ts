@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Payload, type ToolStep, appendEvents, sessionEvents } from './events';
+import { transcriptLines, transcriptPath, writeTranscript } from './transcripts';
 
 const PROMPTS = [
   'Fix the failing login test',
@@ -59,9 +60,19 @@ export function demoEvents(project: string, options: DemoOptions = {}): Payload[
   return events;
 }
 
-/** Write a demo project folder (with agent config) and a home whose event log holds its activity. */
-export function writeDemo(root: string, options: DemoOptions = {}): { home: string; project: string } {
+/** The demo's live session: its context climbs to 72% of a 200k window over eight responses. */
+export const DEMO_SESSION = 'demo-live-7f3a';
+
+/**
+ * Write a demo project folder (with agent config), a home whose event log holds its activity, and a Claude
+ * Code folder with the transcript of a session in progress.
+ */
+export function writeDemo(
+  root: string,
+  options: DemoOptions = {},
+): { home: string; project: string; claudeDir: string } {
   const home = path.join(root, 'home');
+  const claudeDir = path.join(root, 'claude');
   const project = path.join(root, 'demo-project');
   fs.mkdirSync(path.join(project, '.claude', 'commands'), { recursive: true });
   fs.mkdirSync(path.join(project, 'src'), { recursive: true });
@@ -80,7 +91,21 @@ export function writeDemo(root: string, options: DemoOptions = {}): { home: stri
   );
   const realProject = fs.realpathSync(project);
   appendEvents(home, demoEvents(realProject, options), 'demo.jsonl');
+  const turns = [18_000, 31_000, 52_000, 70_000, 88_000, 104_000, 126_000, 144_000].map((tokens) => ({
+    input: 1_200,
+    cacheCreation: 4_000,
+    cacheRead: tokens - 5_200,
+  }));
+  writeTranscript(
+    transcriptPath(claudeDir, realProject, DEMO_SESSION),
+    transcriptLines({
+      sessionId: DEMO_SESSION,
+      cwd: realProject,
+      startAt: (options.now ?? Date.now()) - 3_600_000,
+      turns,
+    }),
+  );
   // One torn write from a crashed tool, so the rejects view has something to explain.
   fs.appendFileSync(path.join(home, 'events', 'demo.jsonl'), '{"hook_event_name":"PostToolUse","cwd":\n');
-  return { home, project: realProject };
+  return { home, project: realProject, claudeDir };
 }

@@ -1,22 +1,46 @@
+import type { ConnectionView } from '../../src/shared/protocol';
 import { post } from '../vscode';
 
+interface Props {
+  projectId: string;
+  connection: ConnectionView;
+  eventsDir: string;
+}
+
 /** Shown until the first event of a project arrives: how to get the agent's activity into the log. */
-export function EmptyState({ eventsDir }: { eventsDir: string }) {
-  const example = `"hooks": {
-  "PostToolUse": [{ "matcher": "*", "hooks": [{
-    "type": "command", "async": true,
-    "command": "jq -c . >> '${eventsDir}/claude-code.jsonl'"
-  }]}]
-}`;
+export function EmptyState({ projectId, connection, eventsDir }: Props) {
+  const connectedScope = connection.scopes.find((scope) => scope.status === 'connected');
   return (
     <div class="panel empty">
       <h3>
         <i class="codicon codicon-plug" aria-hidden="true" /> No agent activity recorded yet
       </h3>
-      <p>
-        Context Deck learns what your agent does from its hooks. Each hook event (session start, prompt, tool
-        call) is appended as one JSON line to a <code>.jsonl</code> file in the event log folder:
-      </p>
+      {connectedScope ? (
+        <p>
+          Claude Code is connected through <code>{connectedScope.file}</code>. Start a Claude Code session in
+          this folder: its prompts and tool calls appear here as they happen.
+        </p>
+      ) : (
+        <>
+          <p>
+            Context Deck learns what your agent does from its hooks. Connect once and every Claude Code
+            session from then on shows up here. You see exactly what changes in the settings file before
+            anything is written.
+          </p>
+          <button
+            type="button"
+            class="primary"
+            data-testid="connect-claude-code"
+            onClick={() => post({ type: 'connect', projectId })}
+          >
+            <i class="codicon codicon-plug" aria-hidden="true" /> Connect Claude Code
+          </button>
+          <p class="muted">
+            From a terminal instead: <code>context-deck hooks install --scope local</code>
+          </p>
+        </>
+      )}
+      <p class="muted">Recorded events are kept in:</p>
       <div class="path-row">
         <code class="path" title={eventsDir}>
           {eventsDir}
@@ -31,23 +55,6 @@ export function EmptyState({ eventsDir }: { eventsDir: string }) {
           <i class="codicon codicon-copy" aria-hidden="true" />
         </button>
       </div>
-      {/* Slot for the one-click "Connect Claude Code" button (hook installer) of a later issue. */}
-      <div class="connect-slot" data-slot="connect-agent" />
-      <details class="manual-setup">
-        <summary>Connect Claude Code by hand</summary>
-        <p>
-          Add hooks to <code>.claude/settings.json</code> (or <code>~/.claude/settings.json</code>) that
-          append each hook input to the folder above, for example:
-        </p>
-        <pre>
-          <code>{example}</code>
-        </pre>
-        <p class="muted">
-          Do the same for <code>SessionStart</code>, <code>UserPromptSubmit</code>,{' '}
-          <code>PostToolUseFailure</code> and <code>SessionEnd</code>. Counts here update as soon as lines
-          arrive.
-        </p>
-      </details>
     </div>
   );
 }

@@ -1,10 +1,13 @@
 import type { ProjectView } from '../../src/shared/protocol';
-import { formatBytes, percent, relativeTime } from '../format';
+import { formatBytes, formatCount, percent, relativeTime } from '../format';
 import { useNow } from '../hooks';
 import { useVsCodeState } from '../vscode';
 import type { RejectList } from './App';
+import { ConnectionStatus } from './ConnectionStatus';
 import { Counts } from './Counts';
 import { EmptyState } from './EmptyState';
+import { Gauge } from './Gauge';
+import { post } from '../vscode';
 import { RejectsPanel } from './RejectsPanel';
 
 interface Props {
@@ -64,7 +67,28 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
               ))}
             </ul>
           )}
-          {counts.events === 0 && <EmptyState eventsDir={eventsDir} />}
+          {counts.events === 0 ? (
+            <EmptyState projectId={project.id} connection={project.connection} eventsDir={eventsDir} />
+          ) : (
+            <ConnectionStatus projectId={project.id} connection={project.connection} />
+          )}
+          {project.gauge && <Gauge gauge={project.gauge} />}
+          {project.transcriptFiles > 0 && project.role === 'writer' && (
+            <div class="history-row">
+              <button
+                type="button"
+                class="link-button"
+                data-testid="import-history"
+                onClick={() => post({ type: 'importHistory', projectId: project.id })}
+              >
+                <i class="codicon codicon-history" aria-hidden="true" /> Import history
+              </button>
+              <span class="muted">
+                {formatCount(project.transcriptFiles)} Claude Code{' '}
+                {project.transcriptFiles === 1 ? 'transcript' : 'transcripts'} on disk
+              </span>
+            </div>
+          )}
           <Counts
             counts={counts}
             rejectsOpen={showRejects}

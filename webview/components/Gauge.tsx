@@ -1,0 +1,83 @@
+import type { GaugeView } from '../../src/shared/protocol';
+import { formatCount, relativeTime } from '../format';
+import { useNow } from '../hooks';
+
+const LEVEL_NOTES: Record<GaugeView['level'], string | null> = {
+  ok: null,
+  elevated: 'Filling up: over 70% of the window is in use.',
+  high: 'Over 80%: time to drop what the agent no longer needs.',
+  critical: 'Over 90%: the context is critical.',
+  compact: 'Nearly full: compact the conversation now.',
+};
+
+/** How full the active session's context window is, with its trend and compactions. */
+export function Gauge({ gauge }: { gauge: GaugeView }) {
+  const now = useNow();
+  const note = LEVEL_NOTES[gauge.level];
+  return (
+    <section class={`gauge level-${gauge.level}`} aria-labelledby="gauge-title" data-testid="gauge">
+      <div class="gauge-head">
+        <h3 id="gauge-title">
+          <i class="codicon codicon-pulse" aria-hidden="true" /> Context window
+        </h3>
+        <span class="gauge-percent" data-testid="gauge-percent">
+          {gauge.percent}%
+        </span>
+      </div>
+      <meter
+        min={0}
+        max={gauge.window}
+        low={gauge.window * 0.7}
+        high={gauge.window * 0.9}
+        optimum={0}
+        value={Math.min(gauge.tokens, gauge.window)}
+        aria-label={`Context window ${gauge.percent}% full`}
+      />
+      <div class="gauge-figures muted">
+        <span data-testid="gauge-tokens">
+          {formatCount(gauge.tokens)} / {formatCount(gauge.window)} tokens
+        </span>
+        {gauge.model && <span title="Model">{gauge.model}</span>}
+      </div>
+      {gauge.trend.length > 1 && <Trend points={gauge.trend} />}
+      {note && (
+        <p class="gauge-note" role="status">
+          <i class="codicon codicon-warning" aria-hidden="true" /> {note}
+        </p>
+      )}
+      {gauge.compactedSinceUsage && (
+        <p class="muted">Just compacted: the next response shows the new size.</p>
+      )}
+      {gauge.compactions.length > 0 && (
+        <p class="muted" data-testid="gauge-compactions">
+          Compacted {gauge.compactions.length}× this session
+          {gauge.compactions.at(-1)?.preTokens != null &&
+            ` (last at ${formatCount(gauge.compactions.at(-1)!.preTokens!)} tokens` +
+              (gauge.compactions.at(-1)?.at != null
+                ? `, ${relativeTime(gauge.compactions.at(-1)!.at!, now)})`
+                : ')')}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The session's usage over time as a small line; 100% is the top edge. */
+function Trend({ points }: { points: number[] }) {
+  const step = 100 / (points.length - 1);
+  const line = points.map(
+    (pct, i) => `${(i * step).toFixed(1)},${(30 - (Math.min(pct, 100) / 100) * 30).toFixed(1)}`,
+  );
+  return (
+    <svg
+      class="trend"
+      viewBox="0 0 100 30"
+      preserveAspectRatio="none"
+      role="img"
+      aria-label="Usage over the session"
+    >
+      <line class="trend-limit" x1="0" x2="100" y1="9" y2="9" />
+      <polyline class="trend-line" points={line.join(' ')} />
+    </svg>
+  );
+}

@@ -1,0 +1,319 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  type ContextItem,
+  MAX_RECOMMENDATIONS,
+  advise,
+  compactCommand,
+  scoreItems,
+} from '../../src/engine/pruning/advisor';
+import { itemTags, promptKeywords } from '../../src/engine/pruning/keywords';
+import { band, frequencyPoints, recencyPoints, relevancePoints } from '../../src/engine/pruning/scoring';
+
+const MIN = 60_000;
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+
+describe('seed 004 tiers', () => {
+  test('recency points by time since last access', () => {
+    const table: Array<[number, number]> = [
+      [0, 10],
+      [5 * MIN, 10],
+      [5 * MIN + 1, 8],
+      [15 * MIN, 8],
+      [15 * MIN + 1, 6],
+      [30 * MIN, 6],
+      [31 * MIN, 4],
+      [60 * MIN, 4],
+      [61 * MIN, 2],
+      [120 * MIN, 2],
+      [121 * MIN, 0],
+      [24 * 60 * MIN, 0],
+    ];
+    for (const [age, points] of table) assert.equal(recencyPoints(age), points, `${age / MIN} min`);
+  });
+
+  test('frequency points by accesses this session', () => {
+    const table: Array<[number, number]> = [
+      [0, 0],
+      [1, 2],
+      [2, 4],
+      [3, 4],
+      [4, 6],
+      [6, 6],
+      [7, 8],
+      [9, 8],
+      [10, 10],
+      [42, 10],
+    ];
+    for (const [count, points] of table) assert.equal(frequencyPoints(count), points, `${count} accesses`);
+  });
+
+  test('relevance points by the share of tags among the prompt keywords', () => {
+    const keywords = ['api', 'endpoint', 'authentication', 'design', 'rest'];
+    const table: Array<[string[], number]> = [
+      [['api', 'rest', 'design', 'endpoint'], 10], // 4/4
+      [['api', 'rest', 'design', 'fastapi'], 10], // 3/4 = 0.75
+      [['api', 'rest', 'radix', 'react'], 8], // 2/4 = 0.5
+      [['api', 'react', 'radix'], 6], // 1/3 = 0.33
+      [['api', 'react', 'radix', 'tailwind', 'vite'], 4], // 1/5 = 0.2
+      [['api', ...'abcdefghij'.split('').map((c) => `x${c}x`)], 2], // 1/11 = 0.09: any overlap
+      [['radix', 'primitives'], 0], // none
+      [[], 2], // an item without tags is generic
+    ];
+    for (const [tags, points] of table) assert.equal(relevancePoints(tags, keywords), points, tags.join(','));
+    assert.equal(relevancePoints(['api'], []), 2, 'a prompt without keywords makes everything generic');
+  });
+
+  test('bands of the total', () => {
+    const table: Array<[number, string]> = [
+      [0, 'prune'],
+      [8, 'prune'],
+      [9, 'consider'],
+      [15, 'consider'],
+      [16, 'keep-unless-critical'],
+      [22, 'keep-unless-critical'],
+      [23, 'keep'],
+      [30, 'keep'],
+    ];
+    for (const [total, expected] of table) assert.equal(band(total), expected, String(total));
+  });
+
+  test('prompt keywords: 3+ letters, stop words removed, first 20 distinct', () => {
+    assert.deepEqual(promptKeywords('Design a REST API endpoint for the user authentication'), [
+      'design',
+      'rest',
+      'api',
+      'endpoint',
+      'user',
+      'authentication',
+    ]);
+    const many = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
+    assert.equal(promptKeywords(many).length, 20);
+    assert.deepEqual(itemTags('skills/api-design-framework'), ['api', 'design', 'framework']);
+    assert.deepEqual(itemTags('src/auth/loginHandler.ts'), ['auth', 'login', 'handler']);
+  });
+
+  test("the seed's worked examples (its third example misreads its own recency tiers: 10 min is 8 points)", () => {
+    const prompt = 'Design a REST API endpoint for user authentication';
+    const [apiSkill, radix] = scoreItems({
+      now: NOW,
+      latestPrompt: prompt,
+      items: [
+        {
+          id: 'a',
+          type: 'skill',
+          name: 'api-design-framework',
+          accesses: 8,
+          lastAccessAt: NOW - 3 * MIN,
+          estimatedTokens: 650,
+          tags: ['api', 'rest', 'design'],
+        },
+        {
+          id: 'b',
+          type: 'skill',
+          name: 'radix-primitives',
+          accesses: 1,
+          lastAccessAt: NOW - 90 * MIN,
+          estimatedTokens: 450,
+        },
+      ],
+    });
+    assert.deepEqual(
+      [apiSkill.recency, apiSkill.frequency, apiSkill.relevance, apiSkill.score, apiSkill.band],
+      [10, 8, 10, 28, 'keep'],
+    );
+    assert.deepEqual(
+      [radix.recency, radix.frequency, radix.relevance, radix.score, radix.band],
+      [2, 2, 0, 4, 'prune'],
+    );
+    const [frontend] = scoreItems({
+      now: NOW,
+      latestPrompt: 'Optimize database queries',
+      items: [
+        {
+          id: 'c',
+          type: 'subagent',
+          name: 'frontend-ui-developer',
+          accesses: 2,
+          lastAccessAt: NOW - 10 * MIN,
+          estimatedTokens: 1500,
+        },
+      ],
+    });
+    assert.deepEqual(
+      [frontend.recency, frontend.frequency, frontend.relevance, frontend.score, frontend.band],
+      [8, 4, 0, 12, 'consider'],
+    );
+  });
+});
+
+/** Items whose totals are known: relevance is 0 for all (the prompt shares no words with them). */
+function itemsWithScores(): ContextItem[] {
+  // recency + frequency: 0+0, 2+2, 4+4, 6+4, 8+6, 10+6, 10+8, 10+10
+  const shapes: Array<[number, number]> = [
+    [300, 0],
+    [100, 1],
+    [45, 2],
+    [20, 3],
+    [10, 5],
+    [2, 6],
+    [1, 8],
+    [0, 12],
+  ];
+  return shapes.map(([minutesAgo, accesses], i) => ({
+    id: `file:/repo/src/module${i}.ts`,
+    type: 'file',
+    name: `/repo/src/zzq${i}.ts`,
+    accesses,
+    lastAccessAt: NOW - minutesAgo * MIN,
+    estimatedTokens: 1000 * (i + 1),
+  }));
+}
+
+describe('seed 004 phases', () => {
+  const base = { now: NOW, items: itemsWithScores(), latestPrompt: 'optimise the database layer' };
+
+  test('scores of the test items', () => {
+    assert.deepEqual(
+      scoreItems(base).map((item) => item.score),
+      [0, 4, 8, 10, 14, 16, 18, 20],
+    );
+  });
+
+  test('under 70%: silent', () => {
+    const advice = advise({ ...base, percent: 69.9 });
+    assert.equal(advice.phase, 'silent');
+    assert.deepEqual(advice.recommendations, []);
+  });
+
+  test('70-80%: the bottom quarter', () => {
+    const advice = advise({ ...base, percent: 72 });
+    assert.equal(advice.phase, 'identify');
+    assert.deepEqual(
+      advice.recommendations.map((rec) => [rec.score, rec.priority]),
+      [
+        [0, 'HIGH'],
+        [4, 'HIGH'],
+      ],
+    );
+  });
+
+  test('80-90%: prune under 10, review 10-15', () => {
+    const advice = advise({ ...base, percent: 85 });
+    assert.equal(advice.phase, 'aggressive');
+    assert.deepEqual(
+      advice.recommendations.map((rec) => [rec.score, rec.priority]),
+      [
+        [0, 'HIGH'],
+        [4, 'HIGH'],
+        [8, 'HIGH'],
+        [10, 'MED'],
+        [14, 'MED'],
+      ],
+    );
+    assert.equal(advice.totalSavingTokens, 1000 + 2000 + 3000 + 4000 + 5000);
+    assert.ok(advice.recommendations.every((rec) => rec.action === 'closeFile' && rec.reason.length > 0));
+    assert.deepEqual(advice.warnings, []);
+  });
+
+  test('over 90%: prune under 16 and warn that the context is critical', () => {
+    const advice = advise({ ...base, percent: 91 });
+    assert.equal(advice.phase, 'critical');
+    assert.deepEqual(
+      advice.recommendations.map((rec) => rec.score),
+      [0, 4, 8, 10, 14],
+    );
+    assert.ok(advice.warnings.some((warning) => /critical/.test(warning)));
+  });
+
+  test('95% or more: compaction first, then the prune list, five at most', () => {
+    const advice = advise({ ...base, percent: 96 });
+    assert.equal(advice.phase, 'compact');
+    assert.equal(advice.recommendations.length, MAX_RECOMMENDATIONS);
+    assert.deepEqual(
+      advice.recommendations.map((rec) => rec.action),
+      ['compact', 'closeFile', 'closeFile', 'closeFile', 'closeFile'],
+    );
+  });
+
+  test('first prompt of a session: recency 10 and frequency 0 for everything', () => {
+    const scored = scoreItems({ ...base, firstPrompt: true });
+    assert.ok(scored.every((item) => item.recency === 10 && item.frequency === 0));
+  });
+
+  test('rapid growth: more than 20 points within 5 minutes is a warning', () => {
+    const history = [
+      { at: NOW - 10 * MIN, percent: 30 },
+      { at: NOW - 4 * MIN, percent: 50 },
+      { at: NOW - 1 * MIN, percent: 70 },
+    ];
+    assert.ok(
+      advise({ ...base, percent: 72, usageHistory: history }).warnings.some((w) =>
+        /Rapid context growth: \+22/.test(w),
+      ),
+    );
+    assert.ok(!advise({ ...base, percent: 69, usageHistory: history }).warnings.some((w) => /Rapid/.test(w)));
+  });
+
+  test('pinned or dismissed items are never suggested; MCP servers are disabled, skills compacted', () => {
+    const items: ContextItem[] = [
+      ...itemsWithScores(),
+      {
+        id: 'mcp:playwright',
+        type: 'mcp_server',
+        name: 'playwright',
+        accesses: 0,
+        lastAccessAt: NOW - 300 * MIN,
+        estimatedTokens: 9000,
+      },
+      {
+        id: 'skill:pdf',
+        type: 'skill',
+        name: 'pdf-forms',
+        accesses: 0,
+        lastAccessAt: NOW - 300 * MIN,
+        estimatedTokens: 700,
+      },
+    ];
+    const excluded = new Set(['file:/repo/src/module0.ts']);
+    const advice = advise({ ...base, items, percent: 85, excluded });
+    assert.ok(!advice.recommendations.some((rec) => excluded.has(rec.itemId)));
+    assert.deepEqual(
+      advice.recommendations.slice(0, 2).map((rec) => [rec.itemId, rec.action]),
+      [
+        ['mcp:playwright', 'disableServer'],
+        ['skill:pdf', 'compact'],
+      ],
+      'equal scores: the bigger saving first',
+    );
+  });
+
+  test('all context relevant: no candidates and a hint to compact old decisions', () => {
+    const advice = advise({
+      now: NOW,
+      percent: 85,
+      latestPrompt: 'fix the login handler',
+      items: [
+        {
+          id: 'f',
+          type: 'file',
+          name: '/repo/src/loginHandler.ts',
+          accesses: 12,
+          lastAccessAt: NOW,
+          estimatedTokens: 500,
+        },
+      ],
+    });
+    assert.deepEqual(advice.recommendations, []);
+    assert.ok(advice.warnings.some((warning) => /relevant/.test(warning)));
+  });
+
+  test('/compact names what to keep and what to drop', () => {
+    const advice = advise({ ...base, percent: 85 });
+    const command = compactCommand(advice);
+    assert.match(
+      command,
+      /^\/compact Keep what matters for the current task: zzq7\.ts, zzq6\.ts, zzq5\.ts\. Drop the details of: zzq0\.ts, zzq1\.ts, zzq2\.ts, zzq3\.ts, zzq4\.ts\.$/,
+    );
+  });
+});

@@ -1,9 +1,7 @@
-import * as fs from 'node:fs';
-import { resolveHome } from '../engine/paths';
-import { ProjectEngine } from '../engine/projectEngine';
 import { importTranscripts } from '../engine/transcripts';
 import { stringFlag } from './args';
 import type { CliCommand } from './command';
+import { openProject, withInterrupt } from './projectSession';
 
 export const importCommand: CliCommand = {
   name: 'import-transcripts',
@@ -12,25 +10,14 @@ export const importCommand: CliCommand = {
     'Import Claude Code history (tool calls, prompts, sessions) of the project; PATHs (files or folders) are imported whatever cwd they record',
   flags: { withValue: ['claude-dir'], boolean: ['json', 'force'] },
   async run(args, context) {
-    if (!fs.existsSync(context.project)) throw new Error(`project folder not found: ${context.project}`);
-    const engine = await ProjectEngine.open({
-      home: resolveHome(context.home),
-      folder: context.project,
-      role: 'writer',
-      purpose: 'context-deck import-transcripts (CLI)',
-    });
-    const abort = new AbortController();
-    const stop = () => abort.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    try {
-      for (const warning of engine.warnings) context.stderr(`warning: ${warning}`);
+    const engine = await openProject(context, 'writer', 'context-deck import-transcripts (CLI)');
+    return withInterrupt(engine, async (signal) => {
       const showProgress = process.stderr.isTTY === true;
       const result = await importTranscripts(engine, {
         paths: args.positionals,
         claudeDir: stringFlag(args, 'claude-dir'),
         force: args.flags.has('force'),
-        signal: abort.signal,
+        signal,
         onProgress: showProgress
           ? ({ doneBytes, totalBytes, doneFiles, totalFiles }) =>
               process.stderr.write(
@@ -52,10 +39,6 @@ export const importCommand: CliCommand = {
         );
       }
       return result.cancelled ? 130 : 0;
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      await engine.close();
-    }
+    });
   },
 };

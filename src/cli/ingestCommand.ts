@@ -1,9 +1,7 @@
-import * as fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { resolveHome } from '../engine/paths';
-import { ProjectEngine } from '../engine/projectEngine';
 import { UsageError, numberFlag } from './args';
 import type { CliCommand } from './command';
+import { openProject, withInterrupt } from './projectSession';
 
 /** Save at least this often during a long ingest, so an interruption loses little work. */
 const DEFAULT_SAVE_INTERVAL_MS = 2000;
@@ -16,19 +14,8 @@ export const ingestCommand: CliCommand = {
   summary: 'Read new lines of the event log into the project database (--follow: keep reading until stopped)',
   flags: { withValue: ['chunk-bytes', 'save-interval'], boolean: ['json', 'follow'] },
   async run(args, context) {
-    if (!fs.existsSync(context.project)) throw new Error(`project folder not found: ${context.project}`);
-    const engine = await ProjectEngine.open({
-      home: resolveHome(context.home),
-      folder: context.project,
-      role: 'writer',
-      purpose: 'context-deck ingest (CLI)',
-    });
-    const abort = new AbortController();
-    const stop = () => abort.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    try {
-      for (const warning of engine.warnings) context.stderr(`warning: ${warning}`);
+    const engine = await openProject(context, 'writer', 'context-deck ingest (CLI)');
+    return withInterrupt(engine, async (signal) => {
       const saveInterval = args.flags.has('save-interval')
         ? Number(args.flags.get('save-interval'))
         : DEFAULT_SAVE_INTERVAL_MS;
@@ -39,7 +26,7 @@ export const ingestCommand: CliCommand = {
       const ingestOnce = () =>
         engine.ingest({
           chunkBytes: numberFlag(args, 'chunk-bytes'),
-          signal: abort.signal,
+          signal,
           onProgress: showProgress
             ? ({ doneBytes, totalBytes }) =>
                 process.stderr.write(
@@ -54,8 +41,8 @@ export const ingestCommand: CliCommand = {
           },
         });
       const result = await ingestOnce();
-      while (args.flags.has('follow') && !abort.signal.aborted) {
-        await sleep(FOLLOW_POLL_MS, undefined, { signal: abort.signal }).catch(() => undefined);
+      while (args.flags.has('follow') && !signal.aborted) {
+        await sleep(FOLLOW_POLL_MS, undefined, { signal }).catch(() => undefined);
         const more = await ingestOnce();
         result.events += more.events;
         result.rejected += more.rejected;
@@ -67,7 +54,7 @@ export const ingestCommand: CliCommand = {
       await engine.save();
       if (args.flags.has('json')) {
         context.stdout(
-          JSON.stringify({ ...result, project: engine.identity.id, interrupted: abort.signal.aborted }),
+          JSON.stringify({ ...result, project: engine.identity.id, interrupted: signal.aborted }),
         );
       } else {
         context.stdout(
@@ -76,11 +63,7 @@ export const ingestCommand: CliCommand = {
             (result.restarted.length ? `; re-read from the start: ${result.restarted.join(', ')}` : ''),
         );
       }
-      return abort.signal.aborted && !args.flags.has('follow') ? 130 : 0;
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      await engine.close();
-    }
+      return signal.aborted && !args.flags.has('follow') ? 130 : 0;
+    });
   },
 };

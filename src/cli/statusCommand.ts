@@ -1,7 +1,5 @@
-import * as fs from 'node:fs';
-import { resolveHome } from '../engine/paths';
-import { ProjectEngine } from '../engine/projectEngine';
 import type { CliCommand } from './command';
+import { openProject } from './projectSession';
 
 export const statusCommand: CliCommand = {
   name: 'status',
@@ -9,12 +7,8 @@ export const statusCommand: CliCommand = {
   summary: "Show the project database's counts (as last saved)",
   flags: { boolean: ['json'] },
   async run(args, context) {
-    if (!fs.existsSync(context.project)) throw new Error(`project folder not found: ${context.project}`);
-    const engine = await ProjectEngine.open({
-      home: resolveHome(context.home),
-      folder: context.project,
-      role: 'reader',
-    });
+    // Warnings are part of the report below, not printed separately.
+    const engine = await openProject(context, 'reader', 'context-deck status (CLI)', true);
     try {
       const counts = engine.counts();
       const pendingBytes = engine.pendingBytes();

@@ -7,8 +7,8 @@ import {
   type ToolForContext,
   buildSessionContext,
   formatToolSection,
-  relativeTime,
 } from '../../src/engine/context/sessionContext';
+import { relativeTime } from '../../src/shared/relativeTime';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const HOUR = 3_600_000;

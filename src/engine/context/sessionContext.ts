@@ -1,3 +1,5 @@
+import { relativeTime } from '../../shared/relativeTime';
+
 /**
  * Seed 000: the text a new session starts with. At most 6000 characters in all and 500 for the tools
  * section; on overflow the tools section goes first, then the least relevant lines. The limit holds for
@@ -57,19 +59,6 @@ export interface SessionContext {
   chars: number;
   toolsChars: number;
   sections: SectionSize[];
-}
-
-/** just now, N minutes ago, N hours ago, yesterday, N days ago, N weeks ago. */
-export function relativeTime(at: number, now: number): string {
-  const minutes = Math.floor(Math.max(0, now - at) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
-  const days = Math.floor(hours / 24);
-  if (days === 1) return 'yesterday';
-  if (days < 14) return `${days} days ago`;
-  return `${Math.floor(days / 7)} weeks ago`;
 }
 
 function clip(text: string, max: number): string {

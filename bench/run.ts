@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchIngest } from './ingest.bench';
 import { benchRecorder } from './recorder.bench';
+import { benchRegistry } from './registry.bench';
 import { benchTranscripts } from './transcripts.bench';
 import { type BenchSection, formatTable } from './report';
 
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   ingest: () => benchIngest(sizes),
   recorder: () => benchRecorder(),
   transcripts: () => benchTranscripts(),
+  registry: () => benchRegistry(),
 };
 
 async function main(): Promise<void> {

@@ -3,7 +3,14 @@ import { hooksCommand } from './hooksCommand';
 import { gaugeCommand } from './gaugeCommand';
 import { importCommand } from './importCommand';
 import { ingestCommand } from './ingestCommand';
+import { scanCommand } from './scanCommand';
 import { statusCommand } from './statusCommand';
+import { forgetCommand } from './forgetCommand';
+import { getCommand } from './getCommand';
+import { saveCommand } from './saveCommand';
+import { searchCommand } from './searchCommand';
+import { timelineCommand } from './timelineCommand';
+import { toolsCommand } from './toolsCommand';
 import type { CliCommand, CliContext } from './command';
 
 const COMMANDS: readonly CliCommand[] = [
@@ -12,6 +19,13 @@ const COMMANDS: readonly CliCommand[] = [
   hooksCommand,
   importCommand,
   gaugeCommand,
+  scanCommand,
+  toolsCommand,
+  searchCommand,
+  timelineCommand,
+  getCommand,
+  forgetCommand,
+  saveCommand,
 ];
 
 const COMMON_VALUE_FLAGS = ['home', 'project'] as const;

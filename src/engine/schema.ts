@@ -93,6 +93,60 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX prompts_by_source_key ON prompts(source_key) WHERE source_key IS NOT NULL;
   CREATE INDEX prompts_by_session ON prompts(session_id, at);
   `,
+  // Tool registry: every tool declared in config or seen in use, one row per (name, scope), never deleted.
+  // Call statistics are kept per row by the incremental discovery pass (the last 50 calls' outcomes), so
+  // ranking needs no per-tool queries; tool_calls(at) serves "the most recent 200" and "the last 7 days".
+  `
+  CREATE TABLE tool_registry (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    type TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    source TEXT,
+    line INTEGER,
+    server TEXT,
+    description TEXT,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'active',
+    status_reason TEXT,
+    discovered_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    last_used_at INTEGER,
+    usage_count INTEGER NOT NULL DEFAULT 0,
+    failure_count INTEGER NOT NULL DEFAULT 0,
+    window_calls INTEGER NOT NULL DEFAULT 0,
+    window_failures INTEGER NOT NULL DEFAULT 0,
+    last5_failures INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    UNIQUE (name, scope)
+  );
+  CREATE INDEX tool_calls_by_at ON tool_calls(at);
+  `,
+  // Memory: one-line observations derived from events or saved explicitly (forgetting only sets
+  // forgotten_at), and their full-text index. The index keeps no copy of the text (external content);
+  // `tokens` is each text's length in words, so ranking needs no per-row lookup of the index's own sizes.
+  // No full index by session: it would double the cost of each insert during ingestion, and session
+  // filters are applied to full-text matches or a time range anyway. Test and build runs are indexed by
+  // session, for the summariser to tell a fix (a passing run after a failing one) from a plain success.
+  `
+  CREATE TABLE observations (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    event_id INTEGER,
+    session_id TEXT,
+    agent_type TEXT,
+    type TEXT NOT NULL,
+    source TEXT NOT NULL,
+    text TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    forgotten_at INTEGER
+  );
+  CREATE INDEX observations_by_at ON observations(at);
+  CREATE INDEX observation_checks_by_session ON observations(session_id, seq) WHERE source = 'check';
+  CREATE VIRTUAL TABLE observations_fts USING fts4(content="observations", text, tokenize=unicode61);
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -1,0 +1,133 @@
+/**
+ * The config scan: every place an agent's tools are declared, for one project and its user. Reading only,
+ * no database: `applyScan` turns the result into registry changes.
+ */
+import * as path from 'node:path';
+import { type AgentSettings, claudeJsonProjectPath, readAgentSettings } from './agentSettings';
+import { type ConfigLocationOptions, type ConfigLocations, configLocations } from './configPaths';
+import { type JsonConfig, readJsonConfig } from './jsonConfig';
+import { type MarkdownOwner, agentEntries, commandEntries, skillEntries } from './markdownTools';
+import { serverEntries } from './mcpServers';
+import { pluginEntries } from './pluginScan';
+import {
+  type ConfigEntry,
+  type ConfigScan,
+  type ScanProblem,
+  TOOL_SCOPES,
+  type ToolScope,
+} from './toolTypes';
+
+export interface ScanOptions extends ConfigLocationOptions {
+  /** Read only these scopes, e.g. `['project']` after a project file changed (default: all). */
+  scopes?: readonly ToolScope[];
+}
+
+/** Tools of the user's own config: ~/.claude.json's top-level servers and ~/.claude's markdown tools. */
+function globalEntries(
+  locations: ConfigLocations,
+  claudeJson: JsonConfig | undefined,
+  settings: AgentSettings,
+  problems: ScanProblem[],
+): ConfigEntry[] {
+  const owner: MarkdownOwner = { scope: 'global', prefix: '', disabled: false };
+  return [
+    ...(claudeJson
+      ? serverEntries(claudeJson, ['mcpServers'], {
+          scope: 'global',
+          isDisabled: (key) => settings.disabledMcpServers.has(key),
+        })
+      : []),
+    ...markdownEntries(locations.claudeDir, owner, problems),
+  ];
+}
+
+/**
+ * Tools of the project, in Claude Code's precedence (its own entry in ~/.claude.json over `.mcp.json`),
+ * then the other agents' files.
+ */
+function projectEntries(
+  locations: ConfigLocations,
+  claudeJson: JsonConfig | undefined,
+  settings: AgentSettings,
+  read: (file: string) => JsonConfig | undefined,
+  problems: ScanProblem[],
+): ConfigEntry[] {
+  const root = locations.projectRoot;
+  const entries: ConfigEntry[] = [];
+  const projectEntry = claudeJson && claudeJsonProjectPath(claudeJson, root);
+  if (claudeJson && projectEntry)
+    entries.push(
+      ...serverEntries(claudeJson, [...projectEntry, 'mcpServers'], {
+        scope: 'project',
+        isDisabled: (key) => settings.disabledMcpServers.has(key),
+      }),
+    );
+  const mcpJson = read(path.join(root, '.mcp.json'));
+  if (mcpJson)
+    entries.push(
+      ...serverEntries(mcpJson, ['mcpServers'], {
+        scope: 'project',
+        isDisabled: (key) => settings.disabledMcpjsonServers.has(key),
+      }),
+    );
+  entries.push(
+    ...markdownEntries(
+      path.join(root, '.claude'),
+      { scope: 'project', prefix: '', disabled: false },
+      problems,
+    ),
+  );
+  // VS Code and Cursor have no per-project disable list.
+  const notDisabled = { scope: 'project' as const, isDisabled: () => false };
+  const vscode = read(path.join(root, '.vscode', 'mcp.json'));
+  if (vscode) entries.push(...serverEntries(vscode, ['servers'], notDisabled));
+  const cursor = read(path.join(root, '.cursor', 'mcp.json'));
+  if (cursor) entries.push(...serverEntries(cursor, ['mcpServers'], notDisabled));
+  return entries;
+}
+
+/** Skills, commands and subagents under a `.claude` folder. */
+function markdownEntries(claudeFolder: string, owner: MarkdownOwner, problems: ScanProblem[]): ConfigEntry[] {
+  return [
+    ...skillEntries(path.join(claudeFolder, 'skills'), owner, problems),
+    ...commandEntries(path.join(claudeFolder, 'commands'), owner, problems),
+    ...agentEntries(path.join(claudeFolder, 'agents'), owner, problems),
+  ];
+}
+
+export function scanConfigs(options: ScanOptions): ConfigScan {
+  const locations = configLocations(options);
+  const scopes = TOOL_SCOPES.filter((scope) => (options.scopes ?? TOOL_SCOPES).includes(scope));
+  const problems: ScanProblem[] = [];
+  const read = (file: string): JsonConfig | undefined => {
+    const result = readJsonConfig(file);
+    if ('problem' in result) problems.push({ file, message: result.problem });
+    return 'config' in result ? result.config : undefined;
+  };
+  const claudeJson = read(locations.claudeJson);
+  const settings = readAgentSettings(locations, claudeJson, read);
+  const entries = scopes.flatMap((scope) => {
+    switch (scope) {
+      case 'global':
+        return globalEntries(locations, claudeJson, settings, problems);
+      case 'project':
+        return projectEntries(locations, claudeJson, settings, read, problems);
+      case 'plugin':
+        return pluginEntries(locations, settings, read, problems);
+    }
+  });
+  const seen = new Set<string>();
+  const unique = entries.filter((entry) => {
+    const key = `${entry.scope}\0${entry.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return {
+    entries: unique,
+    problems,
+    scopes,
+    projectRoot: locations.projectRoot,
+    userHome: locations.userHome,
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Discovery from use: tool names seen in tool calls join the registry (origin hook, or transcript when
+ * only an imported transcript recorded them), with per-tool call statistics and failure demotion
+ * (seed 002: 3 or more failures among the last 5 calls -> demoted, a success -> active again).
+ * Incremental: only calls after the last one processed are read, so it can run after every ingest.
+ */
+import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
+import { configuredServerPrefix, isBuiltinToolName, mcpServerOf, serverToolPrefix } from './toolNames';
+import type { ToolScope, ToolStatus } from './toolTypes';
+
+export interface DiscoveryResult {
+  /** New tool calls read. */
+  calls: number;
+  added: string[];
+  demoted: string[];
+  /** Demoted tools that succeeded again. */
+  recovered: string[];
+}
+
+/** Calls whose outcomes give the success rate (Laminark: the last 50). */
+export const SUCCESS_WINDOW = 50;
+const DEMOTE_WINDOW = 5;
+/** Longest error message kept as a demotion reason. */
+const MAX_REASON = 200;
+const LAST_CALL_COUNTER = 'tool_registry.last_call_id';
+
+type NewCalls = {
+  tool_name: string;
+  calls: number;
+  failures: number;
+  first_at: number;
+  last_at: number;
+  /** 1 when a hook recorded any of them; transcript imports have no event. */
+  hooked: number;
+  last_id: number;
+};
+
+type Outcome = { success: number; error: string | null };
+
+function clipReason(error: string | null): string {
+  const text = (error ?? 'failed').replace(/\s+/g, ' ').trim();
+  return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON - 1)}…` : text;
+}
+
+export function discoverFromUse(engine: RegistryWriter): DiscoveryResult {
+  assertWriter(engine, 'update the tool registry');
+  const db = engine.db;
+  const result = db.transaction((): DiscoveryResult => {
+    const after = db.number(`SELECT coalesce(max(value), 0) FROM counters WHERE name = ?`, [
+      LAST_CALL_COUNTER,
+    ]);
+    const batches = readRows<NewCalls>(
+      db,
+      `SELECT tool_name, count(*) AS calls, sum(success = 0) AS failures, min(at) AS first_at,
+         max(at) AS last_at, max(event_id IS NOT NULL) AS hooked, max(id) AS last_id
+       FROM tool_calls WHERE id > ? GROUP BY tool_name`,
+      [after],
+    );
+    const found: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [] };
+    if (batches.length === 0) return found;
+    const serverScopes = new Map(
+      readRows(
+        db,
+        `SELECT name, scope FROM tool_registry WHERE type = 'mcp_server' AND status != 'stale'`,
+      ).map((row) => [serverToolPrefix(String(row.name)), String(row.scope) as ToolScope]),
+    );
+    // A name registered in several scopes reports its non-stale state.
+    const statuses = new Map<string, ToolStatus>();
+    for (const row of readRows(
+      db,
+      `SELECT name, status FROM tool_registry WHERE name IN (SELECT value FROM json_each(?)) ORDER BY status = 'stale' DESC`,
+      [JSON.stringify(batches.map((batch) => batch.tool_name))],
+    ))
+      statuses.set(String(row.name), String(row.status) as ToolStatus);
+    for (const batch of batches) {
+      const name = batch.tool_name;
+      found.calls += batch.calls;
+      const previous = statuses.get(name);
+      if (previous === undefined) {
+        register(engine, batch, serverScopes);
+        found.added.push(name);
+      }
+      const recent = readRows<Outcome>(
+        db,
+        `SELECT success, error FROM tool_calls WHERE tool_name = ? ORDER BY at DESC, id DESC LIMIT ${SUCCESS_WINDOW}`,
+        [name],
+      );
+      const last5Failures = recent.slice(0, DEMOTE_WINDOW).filter((call) => call.success === 0).length;
+      const lastFailure = recent.find((call) => call.success === 0);
+      // The latest call decides, as if each call were judged when it happened: a success clears a demotion,
+      // a failure demotes once 3 of the last 5 failed. Stale tools wait for their config to come back.
+      const next: ToolStatus | null =
+        recent[0]?.success === 1 ? 'active' : last5Failures >= DEMOTE_FAILURES ? 'demoted' : null;
+      db.run(
+        `UPDATE tool_registry SET
+           usage_count = usage_count + $calls, failure_count = failure_count + $failures,
+           last_used_at = max(coalesce(last_used_at, $last), $last),
+           updated_at = max(updated_at, $last),
+           window_calls = $windowCalls, window_failures = $windowFailures,
+           last5_failures = $last5, last_error = $error,
+           status_reason = CASE WHEN status = 'stale' OR $next IS NULL THEN status_reason
+                                WHEN $next = 'demoted' THEN $error ELSE NULL END,
+           status = CASE WHEN status = 'stale' OR $next IS NULL THEN status ELSE $next END
+         WHERE name = $name`,
+        {
+          $calls: batch.calls,
+          $failures: batch.failures,
+          $last: batch.last_at,
+          $windowCalls: recent.length,
+          $windowFailures: recent.filter((call) => call.success === 0).length,
+          $last5: last5Failures,
+          $error: lastFailure ? clipReason(lastFailure.error) : null,
+          $next: next,
+          $name: name,
+        },
+      );
+      if (previous === 'demoted' && next === 'active') found.recovered.push(name);
+      if (previous !== 'demoted' && previous !== 'stale' && next === 'demoted') found.demoted.push(name);
+    }
+    db.run(
+      `INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      [LAST_CALL_COUNTER, Math.max(...batches.map((batch) => batch.last_id))],
+    );
+    return found;
+  });
+  if (result.calls > 0) engine.noteExternalChange();
+  return result;
+}
+
+/** A tool first seen in use: built-ins are global; MCP tools take their configured server's scope. */
+function register(engine: RegistryWriter, batch: NewCalls, serverScopes: Map<string, ToolScope>): void {
+  const name = batch.tool_name;
+  const server = mcpServerOf(name);
+  const builtin = isBuiltinToolName(name);
+  const configured = configuredServerPrefix(name, serverScopes);
+  const scope: ToolScope = builtin
+    ? 'global'
+    : configured
+      ? serverScopes.get(configured)!
+      : server?.startsWith('plugin_')
+        ? 'plugin'
+        : 'project';
+  engine.db.run(
+    `INSERT INTO tool_registry (name, scope, type, origin, server, status, discovered_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`,
+    [
+      name,
+      scope,
+      builtin ? 'builtin' : 'mcp_tool',
+      batch.hooked ? 'hook' : 'transcript',
+      server ?? null,
+      batch.first_at,
+      batch.first_at,
+    ],
+  );
+}

@@ -1,0 +1,25 @@
+/** The tool registry: config scan, discovery from use, staleness and demotion, ranking, server toggles. */
+export { type ScanApplied, applyScan } from './applyScan';
+export { type ScanOptions, scanConfigs } from './configScan';
+export { displayPath } from './configPaths';
+export { type DiscoveryResult, SUCCESS_WINDOW, discoverFromUse } from './discovery';
+export { readFrontMatter } from './frontMatter';
+export {
+  RANKING_STRATEGIES,
+  RECENT_CALLS,
+  type RankOptions,
+  type RankedTool,
+  type RankingStrategy,
+  type ScoreParts,
+  STATUS_FACTOR,
+  UNSEEN_DAYS,
+  UNSEEN_FACTOR,
+  rankTools,
+} from './ranking';
+export {
+  type ServerToggleOptions,
+  type ServerTogglePlan,
+  planProjectServerEnabled,
+  writeProjectServerEnabled,
+} from './serverToggle';
+export type * from './toolTypes';

@@ -1,0 +1,51 @@
+/** The tool registry's vocabulary, shared by the config scan, the registry table and the ranking. */
+
+export type ToolType =
+  'mcp_server' | 'mcp_tool' | 'slash_command' | 'skill' | 'subagent' | 'plugin' | 'builtin';
+
+/** `global`: the user's own config; `project`: this project's files (and its entry in ~/.claude.json). */
+export type ToolScope = 'global' | 'project' | 'plugin';
+
+export const TOOL_SCOPES: readonly ToolScope[] = ['global', 'project', 'plugin'];
+
+export type ToolStatus = 'active' | 'stale' | 'demoted';
+
+/** Where a registry entry came from: a config file, or calls recorded by the hooks or read from transcripts. */
+export type ToolOrigin = 'config' | 'hook' | 'transcript';
+
+/** One tool declared in a config file. */
+export interface ConfigEntry {
+  name: string;
+  type: ToolType;
+  scope: ToolScope;
+  /** The declaring file (absolute path). */
+  source: string;
+  /** 1-based line of the entry in `source`, to open the file at it. */
+  line: number;
+  /** MCP server entries: the server's key as written in the config (plugin servers: `plugin_<plugin>_<key>`). */
+  server?: string;
+  description?: string;
+  /** Declared but switched off (`disabledMcpjsonServers`, a plugin disabled in `enabledPlugins`). */
+  disabled: boolean;
+}
+
+export interface ScanProblem {
+  file: string;
+  /** What is wrong with the file, e.g. "not valid JSON: CommaExpected at line 3, column 5". */
+  message: string;
+  /**
+   * Tools of this whole scope keep their state too: set when the file lists what the scope holds (the
+   * installed plugins), so that none of its tools can be told removed.
+   */
+  protectsScope?: ToolScope;
+}
+
+export interface ConfigScan {
+  /** Unique by (name, scope); the first declaration wins. */
+  entries: ConfigEntry[];
+  problems: ScanProblem[];
+  /** The scopes this scan read: only tools of these scopes can be found removed. */
+  scopes: ToolScope[];
+  projectRoot: string;
+  userHome: string;
+}

@@ -1,8 +1,21 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ContextGauge, findActiveTranscript } from '../engine/transcripts';
-import { numberFlag, stringFlag } from './args';
-import type { CliCommand } from './command';
+import { ContextGauge, type GaugeReading, findActiveTranscript } from '../engine/transcripts';
+import { type ParsedArgs, numberFlag, stringFlag } from './args';
+import type { CliCommand, CliContext } from './command';
+
+/** The gauge of --transcript, or of the project's active session: shared by `gauge` and `prune`. */
+export async function readActiveSession(args: ParsedArgs, context: CliContext): Promise<GaugeReading> {
+  const named = stringFlag(args, 'transcript');
+  const transcript = named
+    ? path.resolve(named)
+    : findActiveTranscript(context.project, stringFlag(args, 'claude-dir'));
+  if (!transcript) throw new Error(`no Claude Code transcript found for ${path.resolve(context.project)}`);
+  if (!fs.existsSync(transcript)) throw new Error(`transcript not found: ${transcript}`);
+  const gauge = new ContextGauge(transcript, { window: numberFlag(args, 'window') });
+  await gauge.refresh();
+  return gauge.reading();
+}
 
 export const gaugeCommand: CliCommand = {
   name: 'gauge',
@@ -10,16 +23,7 @@ export const gaugeCommand: CliCommand = {
   summary: "How full the context window of the project's active Claude Code session is",
   flags: { withValue: ['transcript', 'window', 'claude-dir'], boolean: ['json'] },
   async run(args, context) {
-    const window = numberFlag(args, 'window');
-    const named = stringFlag(args, 'transcript');
-    const transcript = named
-      ? path.resolve(named)
-      : findActiveTranscript(context.project, stringFlag(args, 'claude-dir'));
-    if (!transcript) throw new Error(`no Claude Code transcript found for ${path.resolve(context.project)}`);
-    if (!fs.existsSync(transcript)) throw new Error(`transcript not found: ${transcript}`);
-    const gauge = new ContextGauge(transcript, { window });
-    await gauge.refresh();
-    const reading = gauge.reading();
+    const reading = await readActiveSession(args, context);
     if (args.flags.has('json')) {
       context.stdout(
         JSON.stringify({

@@ -3,6 +3,7 @@ import { hooksCommand } from './hooksCommand';
 import { gaugeCommand } from './gaugeCommand';
 import { importCommand } from './importCommand';
 import { ingestCommand } from './ingestCommand';
+import { pruneCommand } from './pruneCommand';
 import { scanCommand } from './scanCommand';
 import { statusCommand } from './statusCommand';
 import { forgetCommand } from './forgetCommand';
@@ -26,6 +27,7 @@ const COMMANDS: readonly CliCommand[] = [
   getCommand,
   forgetCommand,
   saveCommand,
+  pruneCommand,
 ];
 
 const COMMON_VALUE_FLAGS = ['home', 'project'] as const;

@@ -93,3 +93,87 @@ export function expectedPercent(file: string, window = 200_000): number {
   const tokens = last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens;
   return Math.round((tokens / window) * 1000) / 10;
 }
+
+export interface ToolTurn {
+  tool: string;
+  input: Record<string, unknown>;
+  /** Characters of the result the model reads. */
+  resultChars: number;
+  /** Context tokens reported with the call. */
+  tokens: number;
+  at: number;
+  sidechain?: boolean;
+}
+
+/** An assistant line calling a tool and the user line with its result, shaped like the fixture's. */
+export function toolTurnLines(options: { sessionId: string; cwd: string; turns: ToolTurn[] }): Line[] {
+  const { user, assistant } = templates();
+  return options.turns.flatMap((turn, i) => {
+    const id = `toolu_${options.sessionId}_${i}_${turn.at}`;
+    const common = { sessionId: options.sessionId, cwd: options.cwd, isSidechain: turn.sidechain ?? false };
+    return [
+      {
+        ...assistant,
+        ...common,
+        uuid: `${id}-use`,
+        requestId: `req_${id}`,
+        timestamp: new Date(turn.at).toISOString(),
+        message: {
+          ...(assistant.message as Line),
+          id: `msg_${id}`,
+          content: [{ type: 'tool_use', id, name: turn.tool, input: turn.input }],
+          usage: {
+            input_tokens: 100,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: turn.tokens - 100,
+            output_tokens: 50,
+          },
+        },
+      },
+      {
+        ...user,
+        ...common,
+        uuid: `${id}-result`,
+        timestamp: new Date(turn.at + 1000).toISOString(),
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: id, content: 'r'.repeat(turn.resultChars) }],
+        },
+      },
+    ];
+  });
+}
+
+/** A user prompt line. */
+export function promptLine(options: { sessionId: string; cwd: string; text: string; at: number }): Line {
+  const { user } = templates();
+  return {
+    ...user,
+    sessionId: options.sessionId,
+    cwd: options.cwd,
+    isSidechain: false,
+    uuid: `${options.sessionId}-p-${options.at}`,
+    timestamp: new Date(options.at).toISOString(),
+    message: { role: 'user', content: options.text },
+  };
+}
+
+/** Claude Code's compaction marker: a system line with the tokens before it. */
+export function compactBoundaryLine(options: {
+  sessionId: string;
+  cwd: string;
+  at: number;
+  preTokens: number;
+}): Line {
+  return {
+    type: 'system',
+    subtype: 'compact_boundary',
+    sessionId: options.sessionId,
+    cwd: options.cwd,
+    isSidechain: false,
+    uuid: `${options.sessionId}-c-${options.at}`,
+    timestamp: new Date(options.at).toISOString(),
+    content: 'Conversation compacted',
+    compactMetadata: { trigger: 'manual', preTokens: options.preTokens },
+  };
+}

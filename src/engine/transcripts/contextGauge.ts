@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { type Fingerprint, LineReader, fingerprint, stillHolds } from './appendedLines';
+import type { ContextItem } from '../pruning/advisor';
+import { ContextItemsTracker } from './contextItems';
 import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
@@ -39,6 +41,11 @@ export interface GaugeReading {
   /** When the last response counted was written. */
   updatedAt: number | null;
   malformed: number;
+  /** What sits in the context since the session began or was last compacted. */
+  items: ContextItem[];
+  latestPrompt: string | null;
+  /** Prompts since the session began or was last compacted: 1 means the first prompt. */
+  prompts: number;
 }
 
 export interface ContextGaugeOptions {
@@ -86,6 +93,7 @@ export class ContextGauge {
   /** The response key of each trend point, to count the lines of one response once. */
   private trendKeys: Array<string | undefined> = [];
   private malformed = 0;
+  private items = new ContextItemsTracker();
   private refreshing: Promise<boolean> = Promise.resolve(false);
   private readonly reader = new LineReader();
 
@@ -123,6 +131,9 @@ export class ContextGauge {
       trend: [...this.trend],
       updatedAt: this.updatedAt ?? null,
       malformed: this.malformed,
+      items: this.items.list(),
+      latestPrompt: this.items.prompts.latest ?? null,
+      prompts: this.items.prompts.count,
     };
   }
 
@@ -168,6 +179,7 @@ export class ContextGauge {
     this.trend = [];
     this.trendKeys = [];
     this.malformed = 0;
+    this.items = new ContextItemsTracker();
   }
 
   private addLine(line: string): void {
@@ -182,8 +194,20 @@ export class ContextGauge {
     if (entry.type === 'system' && entry.subtype === 'compact_boundary') {
       this.compactions.push({ at: entry.at ?? null, preTokens: entry.preTokens ?? null });
       this.compactedSinceUsage = true;
-    } else if (entry.usage && entry.type !== 'user') {
-      this.addUsage(entry);
+      this.items.compaction();
+      return;
+    }
+    if (entry.usage && entry.type !== 'user') this.addUsage(entry);
+    for (const use of entry.toolUses) this.items.use(use);
+    for (const result of entry.toolResults) this.items.result(result, entry.at ?? Date.now());
+    if (
+      entry.type === 'user' &&
+      entry.toolResults.length === 0 &&
+      !entry.meta &&
+      !entry.compactSummary &&
+      entry.userText?.trim()
+    ) {
+      this.items.prompt(entry.userText);
     }
   }
 

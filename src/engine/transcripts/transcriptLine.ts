@@ -14,6 +14,8 @@ export interface Usage {
 export interface ToolUse {
   id: string;
   name: string;
+  /** What the call is about, for context items: a file path, a skill's name, a subagent's type. */
+  target?: string;
 }
 
 export interface ToolResult {
@@ -21,6 +23,8 @@ export interface ToolResult {
   isError: boolean;
   /** The result's text when it is an error (the message shown to the model); undefined otherwise. */
   errorText?: string;
+  /** Characters of the result the model read: what it occupies in the context. */
+  chars: number;
 }
 
 export interface TranscriptEntry {
@@ -150,7 +154,7 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
       if (block.type === 'tool_use') {
         const id = string(block.id);
         const name = string(block.name);
-        if (id && name) entry.toolUses.push({ id, name });
+        if (id && name) entry.toolUses.push({ id, name, target: targetOf(object(block.input)) });
       } else if (block.type === 'tool_result') {
         const toolUseId = string(block.tool_use_id);
         if (!toolUseId) continue;
@@ -159,12 +163,39 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
           toolUseId,
           isError,
           errorText: isError ? (textOf(block.content) ?? JSON.stringify(block.content ?? null)) : undefined,
+          chars: charsOf(block.content),
         });
       }
     }
     if (role === 'user') entry.userText = textOf(content);
   }
   return { ok: true, entry };
+}
+
+/** The input field that names what a tool call is about, for the tools that put things in context. */
+function targetOf(input: Json | undefined): string | undefined {
+  if (!input) return undefined;
+  return (
+    string(input.file_path) ??
+    string(input.notebook_path) ??
+    string(input.skill) ??
+    string(input.subagent_type) ??
+    string(input.command)
+  );
+}
+
+/** Length of a tool result's content: text blocks count their text, anything else its JSON. */
+function charsOf(content: unknown): number {
+  if (typeof content === 'string') return content.length;
+  if (Array.isArray(content)) {
+    return content.reduce<number>((sum, item) => {
+      const block = object(item);
+      return (
+        sum + (typeof block?.text === 'string' ? block.text.length : JSON.stringify(item ?? null).length)
+      );
+    }, 0);
+  }
+  return content === undefined ? 0 : JSON.stringify(content).length;
 }
 
 /** Context tokens of a response: everything the model read, i.e. the conversation so far. */

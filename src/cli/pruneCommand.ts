@@ -1,0 +1,63 @@
+import { compactCommand } from '../engine/pruning/advisor';
+import { adviseSession } from '../engine/pruning/sessionAdvice';
+import { rankTools } from '../engine/registry';
+import type { CliCommand } from './command';
+import { readActiveSession } from './gaugeCommand';
+import { openProject } from './projectSession';
+
+export const pruneCommand: CliCommand = {
+  name: 'prune',
+  usage: 'prune [--json] [--transcript FILE] [--window N] [--claude-dir DIR]',
+  summary: "What to drop from the active session's context (silent under 70% full)",
+  flags: { withValue: ['transcript', 'window', 'claude-dir'], boolean: ['json'] },
+  async run(args, context) {
+    const reading = await readActiveSession(args, context);
+    const engine = await openProject(context, 'reader', 'context-deck prune (CLI)', true);
+    let servers: string[];
+    try {
+      servers = rankTools(engine, { hideBuiltins: true })
+        .filter((tool) => tool.type === 'mcp_server' && !tool.disabled && tool.server)
+        .map((tool) => tool.server!);
+    } finally {
+      await engine.close();
+    }
+    const advice = adviseSession(reading, { now: Date.now(), servers });
+    const recommendations = advice.recommendations.map((rec) => ({
+      item: rec.item,
+      type: rec.type,
+      score: rec.score,
+      savingTokens: rec.savingTokens,
+      priority: rec.priority,
+      reason: rec.reason,
+      action: rec.action,
+    }));
+    if (args.flags.has('json')) {
+      context.stdout(
+        JSON.stringify({
+          percent: advice.percent,
+          phase: advice.phase,
+          warnings: advice.warnings,
+          recommendations,
+          totalSavingTokens: advice.totalSavingTokens,
+          compact: compactCommand(advice),
+        }),
+      );
+    } else if (advice.phase === 'silent') {
+      context.stdout(`ctx ${advice.percent}%: nothing to prune yet (advice starts at 70%)`);
+    } else {
+      context.stdout(
+        [
+          `ctx ${advice.percent}% (${advice.phase})`,
+          ...advice.warnings.map((warning) => `! ${warning}`),
+          ...recommendations.map(
+            (rec) =>
+              `[${rec.priority}] ${rec.item} (score: ${rec.score ?? '-'}, saves ~${rec.savingTokens ?? '?'}t) ${rec.reason}`,
+          ),
+          `total saving ~${advice.totalSavingTokens}t`,
+          compactCommand(advice),
+        ].join('\n'),
+      );
+    }
+    return 0;
+  },
+};

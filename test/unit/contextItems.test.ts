@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { runCli } from '../../src/cli/main';
+import { ContextGauge } from '../../src/engine/transcripts';
+import { tempWorkspace } from '../support/events';
+import { compactBoundaryLine, promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
+
+const MIN = 60_000;
+let ws: ReturnType<typeof tempWorkspace>;
+beforeEach(() => {
+  ws = tempWorkspace();
+});
+afterEach(() => ws.cleanup());
+
+describe('context items from the transcript', () => {
+  test('files read, skills, subagent outputs and MCP servers, with accesses and tokens; a compaction clears them', async () => {
+    const now = Date.now();
+    const file = path.join(ws.home, 'session.jsonl');
+    const base = { sessionId: 's', cwd: ws.project };
+    writeTranscript(file, [
+      promptLine({ ...base, text: 'Refactor the payment module', at: now - 100 * MIN }),
+      ...toolTurnLines({
+        ...base,
+        turns: [
+          {
+            tool: 'Read',
+            input: { file_path: '/repo/old.ts' },
+            resultChars: 40_000,
+            tokens: 30_000,
+            at: now - 95 * MIN,
+          },
+        ],
+      }),
+      compactBoundaryLine({ ...base, at: now - 90 * MIN, preTokens: 150_000 }),
+      promptLine({ ...base, text: 'Now fix the payment retries in src/payments.ts', at: now - 80 * MIN }),
+      ...toolTurnLines({
+        ...base,
+        turns: [
+          {
+            tool: 'Read',
+            input: { file_path: '/repo/src/payments.ts' },
+            resultChars: 8_000,
+            tokens: 60_000,
+            at: now - 70 * MIN,
+          },
+          {
+            tool: 'Read',
+            input: { file_path: '/repo/src/payments.ts' },
+            resultChars: 8_000,
+            tokens: 90_000,
+            at: now - 3 * MIN,
+          },
+          {
+            tool: 'Skill',
+            input: { skill: 'pdf-forms' },
+            resultChars: 2_800,
+            tokens: 120_000,
+            at: now - 150 * MIN,
+          },
+          {
+            tool: 'Task',
+            input: { subagent_type: 'Explore', prompt: 'look around' },
+            resultChars: 12_000,
+            tokens: 150_000,
+            at: now - 40 * MIN,
+          },
+          {
+            tool: 'mcp__github__search_issues',
+            input: { q: 'x' },
+            resultChars: 4_000,
+            tokens: 168_000,
+            at: now - 20 * MIN,
+          },
+          { tool: 'Grep', input: { pattern: 'x' }, resultChars: 500, tokens: 170_000, at: now - 10 * MIN },
+        ],
+      }),
+    ]);
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    const reading = gauge.reading();
+    const items = Object.fromEntries(reading.items.map((item) => [item.id, item]));
+    assert.deepEqual(Object.keys(items).sort(), [
+      'file:/repo/src/payments.ts',
+      'mcp_server:github',
+      'skill:pdf-forms',
+      'subagent:Explore',
+    ]);
+    assert.equal(items['file:/repo/src/payments.ts'].accesses, 2);
+    assert.equal(items['file:/repo/src/payments.ts'].estimatedTokens, 4_000, 'two reads of 8,000 characters');
+    assert.equal(items['skill:pdf-forms'].estimatedTokens, 700);
+    assert.equal(reading.latestPrompt, 'Now fix the payment retries in src/payments.ts');
+    assert.equal(reading.prompts, 1, 'one prompt since the compaction');
+    assert.equal(reading.percent, 85);
+  });
+
+  test('context-deck prune --json: phase, recommendations with savings, reasons and actions', async () => {
+    const now = Date.now();
+    const file = path.join(ws.home, 'session.jsonl');
+    const base = { sessionId: 'p', cwd: ws.project };
+    writeTranscript(file, [
+      promptLine({ ...base, text: 'start', at: now - 200 * MIN }),
+      promptLine({ ...base, text: 'Fix the checkout totals in cart.ts', at: now - 30 * MIN }),
+      ...toolTurnLines({
+        ...base,
+        turns: [
+          {
+            tool: 'Read',
+            input: { file_path: '/repo/src/legacyReport.ts' },
+            resultChars: 20_000,
+            tokens: 100_000,
+            at: now - 180 * MIN,
+          },
+          {
+            tool: 'Read',
+            input: { file_path: '/repo/src/cart.ts' },
+            resultChars: 6_000,
+            tokens: 150_000,
+            at: now - 2 * MIN,
+          },
+          {
+            tool: 'Skill',
+            input: { skill: 'pdf-forms' },
+            resultChars: 2_800,
+            tokens: 170_000,
+            at: now - 170 * MIN,
+          },
+        ],
+      }),
+    ]);
+    const out: string[] = [];
+    const code = await runCli(
+      ['prune', '--json', '--transcript', file, '--home', ws.home, '--project', ws.project],
+      {
+        stdout: (text) => out.push(text),
+        stderr: () => undefined,
+      },
+    );
+    assert.equal(code, 0);
+    const advice = JSON.parse(out.join('\n'));
+    assert.equal(advice.percent, 85);
+    assert.equal(advice.phase, 'aggressive');
+    const items = advice.recommendations.map((rec: { item: string }) => rec.item);
+    assert.ok(items.includes('/repo/src/legacyReport.ts'));
+    assert.ok(!items.includes('/repo/src/cart.ts'), 'the file of the current task is kept');
+    const legacy = advice.recommendations.find(
+      (rec: { item: string }) => rec.item === '/repo/src/legacyReport.ts',
+    );
+    assert.deepEqual([legacy.type, legacy.savingTokens, legacy.action], ['file', 5_000, 'closeFile']);
+    assert.match(legacy.reason, /last used 3 h ago, used once, unrelated to the latest prompt/);
+    assert.match(
+      advice.compact,
+      /^\/compact Keep what matters for the current task: cart\.ts\. Drop the details of: /,
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { readAdviceState } from '../engine/pruning/adviceState';
 import { compactCommand } from '../engine/pruning/advisor';
 import { adviseSession } from '../engine/pruning/sessionAdvice';
 import { rankTools } from '../engine/registry';
@@ -14,6 +15,7 @@ export const pruneCommand: CliCommand = {
     const reading = await readActiveSession(args, context);
     const engine = await openProject(context, 'reader', 'context-deck prune (CLI)', true);
     let servers: string[];
+    const state = readAdviceState(engine.home, engine.identity.id);
     try {
       servers = rankTools(engine, { hideBuiltins: true })
         .filter((tool) => tool.type === 'mcp_server' && !tool.disabled && tool.server)
@@ -21,7 +23,7 @@ export const pruneCommand: CliCommand = {
     } finally {
       await engine.close();
     }
-    const advice = adviseSession(reading, { now: Date.now(), servers });
+    const advice = adviseSession(reading, { now: Date.now(), servers, state });
     const recommendations = advice.recommendations.map((rec) => ({
       item: rec.item,
       type: rec.type,

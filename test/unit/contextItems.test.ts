@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
+import { readAdviceState, writeAdviceState } from '../../src/engine/pruning/adviceState';
+import { adviseSession, dismissalKey } from '../../src/engine/pruning/sessionAdvice';
 import { ContextGauge } from '../../src/engine/transcripts';
 import { tempWorkspace } from '../support/events';
 import { compactBoundaryLine, promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
@@ -152,5 +154,40 @@ describe('context items from the transcript', () => {
       advice.compact,
       /^\/compact Keep what matters for the current task: cart\.ts\. Drop the details of: /,
     );
+  });
+
+  test('pinned items are never suggested; dismissed ones return once they change; servers never called are items', async () => {
+    const now = Date.now();
+    const file = path.join(ws.home, 'pins.jsonl');
+    const base = { sessionId: 'q', cwd: ws.project };
+    const turn = (name: string, minutesAgo: number, tokens: number) => ({
+      tool: 'Read',
+      input: { file_path: `/repo/${name}` },
+      resultChars: 4_000,
+      tokens,
+      at: now - minutesAgo * MIN,
+    });
+    writeTranscript(file, [
+      promptLine({ ...base, text: 'one', at: now - 300 * MIN }),
+      promptLine({ ...base, text: 'Tune the cache eviction', at: now - 200 * MIN }),
+      ...toolTurnLines({ ...base, turns: [turn('a.ts', 190, 100_000), turn('b.ts', 180, 170_000)] }),
+    ]);
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    const ids = (state = readAdviceState(ws.home, 'p1')) =>
+      adviseSession(gauge.reading(), { now, servers: ['playwright'], state }).recommendations.map(
+        (rec) => rec.itemId,
+      );
+    assert.deepEqual(ids().sort(), ['file:/repo/a.ts', 'file:/repo/b.ts', 'mcp_server:playwright']);
+
+    const [a] = gauge.reading().items.filter((item) => item.id === 'file:/repo/a.ts');
+    writeAdviceState(ws.home, 'p1', { pinned: ['mcp_server:playwright'], dismissed: [dismissalKey(a)] });
+    assert.deepEqual(ids(), ['file:/repo/b.ts']);
+
+    // a.ts is read again: it changed, so the dismissal no longer holds.
+    writeTranscript(file, toolTurnLines({ ...base, turns: [turn('a.ts', 100, 171_000)] }));
+    await gauge.refresh();
+    assert.ok(ids().includes('file:/repo/a.ts'));
+    assert.ok(!ids().includes('mcp_server:playwright'), 'pins last');
   });
 });

@@ -1,13 +1,14 @@
 /** Advice for a live session: its gauge reading plus the MCP servers whose tool definitions it carries. */
 import type { GaugeReading } from '../transcripts';
+import { type AdviceState, excludedItems } from './adviceState';
 import { type Advice, type ContextItem, advise } from './advisor';
 
 export interface SessionAdviceOptions {
   now: number;
   /** Enabled MCP servers of the project: their tool definitions sit in context even when never called. */
   servers?: readonly string[];
-  /** Pinned items, and dismissed ones that haven't changed since. */
-  excluded?: ReadonlySet<string>;
+  /** The user's pins and dismissals. */
+  state?: AdviceState;
 }
 
 export function adviseSession(reading: GaugeReading, options: SessionAdviceOptions): Advice {
@@ -36,7 +37,12 @@ export function adviseSession(reading: GaugeReading, options: SessionAdviceOptio
       at: point.at ?? options.now,
       percent: (100 * point.tokens) / reading.window,
     })),
-    excluded: options.excluded,
+    excluded: options.state
+      ? excludedItems(
+          options.state,
+          items.map((item) => ({ id: item.id, key: dismissalKey(item) })),
+        )
+      : undefined,
   });
 }
 

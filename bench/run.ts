@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchIngest } from './ingest.bench';
+import { benchMemory } from './memory.bench';
 import { benchRecorder } from './recorder.bench';
 import { benchRegistry } from './registry.bench';
 import { benchTranscripts } from './transcripts.bench';
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   recorder: () => benchRecorder(),
   transcripts: () => benchTranscripts(),
   registry: () => benchRegistry(),
+  memory: () => benchMemory(),
 };
 
 async function main(): Promise<void> {

@@ -1,5 +1,6 @@
 import { BatchInsert } from './batchInsert';
 import { type EventPayload, stringField } from './eventLine';
+import { ObservationWriter } from './memory/observationWriter';
 import type { Store } from './store';
 
 /** Session facts gathered over one chunk and written once per session, not once per event. */
@@ -33,8 +34,10 @@ export class EventRowWriter {
   private readonly events: BatchInsert;
   private readonly toolCalls: BatchInsert;
   private readonly prompts: BatchInsert;
+  private readonly observations: ObservationWriter;
 
   constructor(private readonly store: Store) {
+    this.observations = new ObservationWriter(store);
     this.events = new BatchInsert(store, 'events', [
       'id',
       'file_id',
@@ -65,6 +68,7 @@ export class EventRowWriter {
     this.events.add([eventId, fileId, offset, at, sessionId, kind]);
 
     if (sessionId) this.noteSession(sessionId, payload, kind, at);
+    this.observations.add(payload, eventId, sessionId, kind, at);
 
     switch (kind) {
       case 'PostToolUse':
@@ -130,6 +134,7 @@ export class EventRowWriter {
     this.events.flush();
     this.toolCalls.flush();
     this.prompts.flush();
+    this.observations.flush();
     for (const [id, facts] of this.sessions) {
       this.store.run(
         `INSERT INTO sessions (id, started_at, last_event_at, ended_at, end_reason, model, source, transcript_path, cwd)

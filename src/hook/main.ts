@@ -7,9 +7,9 @@
  * Dependency-free on purpose (node built-ins and a few small engine modules): it starts on every tool call.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { version } from '../../package.json';
-import { eventsDir, resolveHome } from '../engine/paths';
+import { appendEventLine } from '../engine/eventLog';
+import { resolveHome } from '../engine/paths';
 import { MAX_INPUT_BYTES, buildRecord } from './record';
 import { readStdin } from './stdin';
 
@@ -36,20 +36,6 @@ function parseArgs(argv: string[]): HookArgs {
     else args.agent = value;
   }
   return args;
-}
-
-/** One write on an O_APPEND descriptor: concurrent hooks never interleave their lines. */
-function appendLine(home: string, line: string, receivedAt: Date): string {
-  const dir = eventsDir(home);
-  const file = path.join(dir, `${receivedAt.toISOString().slice(0, 10)}.jsonl`);
-  try {
-    fs.appendFileSync(file, line);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    fs.mkdirSync(dir, { recursive: true });
-    fs.appendFileSync(file, line);
-  }
-  return file;
 }
 
 function note(error: unknown): void {
@@ -80,7 +66,7 @@ async function main(): Promise<void> {
     version,
   });
   try {
-    appendLine(home, record.line, receivedAt);
+    appendEventLine(home, record.line, receivedAt);
   } catch (error) {
     note(error);
   }

@@ -1,0 +1,20 @@
+import { formatObservations, getObservations } from '../engine/memory';
+import { UsageError } from './args';
+import type { CliCommand } from './command';
+import { withProjectSnapshot } from './searchCommand';
+
+export const getCommand: CliCommand = {
+  name: 'get',
+  usage: 'get ID... [--json]',
+  summary: 'Show observations in full by id or unique id prefix (at most 10)',
+  flags: { boolean: ['json'] },
+  async run(args, context) {
+    if (args.positionals.length === 0) throw new UsageError('give at least one observation id');
+    return withProjectSnapshot(context, (engine) => {
+      const result = getObservations(engine.db, args.positionals);
+      context.stdout(args.flags.has('json') ? JSON.stringify(result) : formatObservations(result).text);
+      for (const missing of result.missing) context.stderr(`${missing.id}: ${missing.error}`);
+      return result.observations.length > 0 ? 0 : 1;
+    });
+  },
+};

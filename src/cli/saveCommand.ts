@@ -1,0 +1,31 @@
+import { type ObservationType, saveToMemory, shortId } from '../engine/memory';
+import { UsageError } from './args';
+import type { CliCommand } from './command';
+import { whenApplied } from './forgetCommand';
+import { typesFlag, withProjectSnapshot } from './searchCommand';
+
+export const saveCommand: CliCommand = {
+  name: 'save',
+  usage: 'save TEXT [--type T] [--json]',
+  summary: 'Save a note to the project memory (types: decision, problem, warning, pattern...)',
+  flags: { withValue: ['type'], boolean: ['json'] },
+  async run(args, context) {
+    const text = args.positionals.join(' ');
+    if (!text.trim()) throw new UsageError('give the text to save');
+    const types = typesFlag(args);
+    if (types && types.length > 1) throw new UsageError('give one --type');
+    const type: ObservationType | undefined = types?.[0];
+    return withProjectSnapshot(context, (engine) => {
+      const saved = saveToMemory(
+        { home: engine.home, root: engine.identity.mainRoot },
+        { text, type, origin: 'cli' },
+      );
+      context.stdout(
+        args.flags.has('json')
+          ? JSON.stringify({ id: saved.id, text: saved.text, type: type ?? null, cut: saved.cut })
+          : `Saved as ${shortId(saved.id)}. ${whenApplied(engine.lockPath)}`,
+      );
+      return 0;
+    });
+  },
+};

@@ -1,0 +1,74 @@
+/**
+ * Agent-facing text for the memory (MCP tools and the CLI's text output): compact, within the token budget,
+ * always saying whether something was left out and how to narrow the request.
+ */
+import { type BudgetedText, type FooterInfo, fitToBudget } from './budget';
+import { shortId } from './ids';
+import type { SearchResult } from './search';
+import { clip, oneLine, shortDate } from './text';
+import type { GetResult, TimelineResult } from './timeline';
+
+const TITLE_CHARS = 60;
+const SNIPPET_CHARS = 160;
+
+function footerLine(noun: string, info: FooterInfo, extra: string, hint: string): string {
+  const state = info.truncated ? `truncated to fit the budget; ${hint}` : 'not truncated';
+  return `-- ${info.shown} ${noun}${extra}, ~${info.tokens} tokens, ${state}`;
+}
+
+/** Seed 003's compact index: `[n] <id8> | <title> | <score> | <snippet> | <date>`. */
+export function formatSearch(result: SearchResult, query: string): BudgetedText {
+  if (result.noWords)
+    return fitToBudget(`No searchable words in "${clip(query, 80)}".`, [], (info) =>
+      footerLine('results', info, '', ''),
+    );
+  const lines = result.hits.map((hit, i) => {
+    const text = oneLine(hit.text);
+    const title = `${hit.type}: ${clip(text, TITLE_CHARS)}`;
+    // The title already is the whole text when it is short; the snippet would only repeat it.
+    const snippet = text.length > TITLE_CHARS ? clip(oneLine(hit.snippet), SNIPPET_CHARS) : '';
+    const score = hit.score === null ? '-' : hit.score.toFixed(2);
+    return `[${i + 1}] ${shortId(hit.id)} | ${title} | ${score} | ${snippet} | ${shortDate(hit.at)}`;
+  });
+  const header = query.trim()
+    ? `Memory search for "${clip(oneLine(query), 80)}"${lines.length ? '' : ': no matches. Try fewer or other words, or a prefix*.'}`
+    : `Latest observations${lines.length ? '' : ': none yet.'}`;
+  return fitToBudget(
+    header,
+    lines,
+    (info) =>
+      footerLine(
+        'results',
+        info,
+        result.more ? ' (more match)' : '',
+        'narrow the query: more words, a "phrase", a type, session or time range',
+      ) +
+      (info.shown > 0
+        ? '\nNext: timeline with an id for context, get_observations with ids for full text.'
+        : ''),
+  );
+}
+
+export function formatTimeline(result: TimelineResult): BudgetedText {
+  const lines = result.entries.map(
+    (entry) =>
+      `${entry.anchor ? '>>' : '  '} ${shortId(entry.id)} | ${shortDate(entry.at)} | ${entry.type} | ${entry.text}`,
+  );
+  const header =
+    `Timeline around ${result.anchorId ? `observation ${shortId(result.anchorId)}` : shortDate(result.anchorAt)}: ` +
+    `${result.totalBefore} observations before (${result.shownBefore} shown), ${result.totalAfter} after (${result.shownAfter} shown).`;
+  return fitToBudget(header, lines, (info) =>
+    footerLine('entries', info, '', 'ask for fewer entries (before/after) or filter by session'),
+  );
+}
+
+export function formatObservations(result: GetResult): BudgetedText {
+  const lines = [
+    ...result.observations.map(
+      (o) =>
+        `## ${shortId(o.id)} (${o.id}) | ${o.type} | ${shortDate(o.at)} | session ${o.sessionId ? o.sessionId.slice(0, 8) : '-'} | agent ${o.agentType ?? '-'}\n${o.text}`,
+    ),
+    ...result.missing.map((missing) => `## ${missing.id}: ${missing.error}`),
+  ];
+  return fitToBudget('', lines, (info) => footerLine('observations', info, '', 'ask for fewer ids per call'));
+}

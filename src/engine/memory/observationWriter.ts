@@ -1,0 +1,164 @@
+/**
+ * Turns the events of one ingest chunk into observation rows, inside the chunk's transaction: so an event's
+ * observations are committed exactly when the event is. Also applies the memory's own events (save,
+ * forget, restore). State comes from the database at the chunk's first event, never from memory kept
+ * across chunks, so a rolled-back chunk or a rebuild from the log gives the same result.
+ */
+import { BatchInsert } from '../batchInsert';
+import type { EventPayload } from '../eventLine';
+import { redactText, sliceSafe } from '../redact';
+import type { Store } from '../store';
+import { derivedId, isObservationId } from './ids';
+import { type ObservationDraft, type SessionState, classifyText, summariseEvent } from './summarise';
+import { oneLine, words } from './text';
+import { MEMORY_EVENTS, isObservationType } from './types';
+
+/** An explicit save keeps this much of its text. */
+export const MAX_SAVED_TEXT = 4000;
+/** A derived observation this similar to one of the last few is a near duplicate (seed: 20 and 0.85). */
+const RECENT_WINDOW = 20;
+const DUPLICATE_OVERLAP = 0.85;
+
+/** Whether two word sets overlap (Jaccard) at least DUPLICATE_OVERLAP. */
+function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  // Overlap can't exceed |small| / |large|: most pairs are settled without looking at a word.
+  if (small.size < DUPLICATE_OVERLAP * large.size) return false;
+  if (large.size === 0) return true;
+  let shared = 0;
+  for (const word of small) if (large.has(word)) shared++;
+  return shared / (small.size + large.size - shared) >= DUPLICATE_OVERLAP;
+}
+
+export class ObservationWriter {
+  private started = false;
+  private nextSeq = 0;
+  /** Word sets of the latest observations, newest last. */
+  private recent: Array<Set<string>> = [];
+  private sessions = new Map<string, SessionState>();
+  private readonly rows: BatchInsert;
+  /** Observations from this seq on are not in the full-text index yet. */
+  private unindexedFrom = 0;
+
+  constructor(private readonly store: Store) {
+    this.rows = new BatchInsert(
+      store,
+      'observations',
+      ['seq', 'id', 'event_id', 'session_id', 'agent_type', 'type', 'source', 'text', 'tokens', 'at'],
+      'INSERT OR IGNORE',
+    );
+  }
+
+  private start(): void {
+    this.started = true;
+    this.nextSeq = this.store.number('SELECT coalesce(max(seq), 0) + 1 FROM observations');
+    this.unindexedFrom = this.nextSeq;
+    this.recent = this.store
+      .all(`SELECT text FROM observations ORDER BY seq DESC LIMIT ${RECENT_WINDOW}`)
+      .reverse()
+      .map((row) => new Set(words(String(row.text))));
+  }
+
+  /** One routed event; most kinds return at the first switch. */
+  add(payload: EventPayload, eventId: number, sessionId: string | null, kind: string, at: number): void {
+    let draft: ObservationDraft | undefined;
+    let id: string | undefined;
+    switch (kind) {
+      case 'PostToolUse':
+      case 'PostToolUseFailure':
+      case 'UserPromptSubmit':
+      case 'PreCompact':
+      case 'SubagentStop':
+        draft = summariseEvent(payload, kind, this.session(sessionId));
+        break;
+      case MEMORY_EVENTS.save:
+        draft = savedDraft(payload);
+        id = isObservationId(payload.id) ? payload.id : undefined;
+        break;
+      case MEMORY_EVENTS.forget:
+      case MEMORY_EVENTS.restore:
+        this.setForgotten(payload.ids, kind === MEMORY_EVENTS.forget ? at : null);
+        return;
+      default:
+        return;
+    }
+    if (!draft) return;
+    if (!this.started) this.start();
+    const tokens = words(draft.text);
+    const wordSet = new Set(tokens);
+    if (!id && this.recent.some((earlier) => nearDuplicate(wordSet, earlier))) return;
+    this.recent.push(wordSet);
+    if (this.recent.length > RECENT_WINDOW) this.recent.shift();
+    const seq = this.nextSeq++;
+    this.rows.add([
+      seq,
+      id ?? derivedId(`${sessionId ?? ''}\u0000${at}\u0000${draft.text}`),
+      eventId,
+      sessionId,
+      draft.agentType,
+      draft.type,
+      draft.source,
+      draft.text,
+      tokens.length,
+      at,
+    ]);
+  }
+
+  /** Per-session state, read from the database the first time a chunk meets the session. */
+  private session(sessionId: string | null): SessionState {
+    const key = sessionId ?? '';
+    let state = this.sessions.get(key);
+    if (!state) {
+      state = {};
+      if (sessionId) {
+        const prompt = this.store.get(
+          'SELECT text FROM prompts WHERE session_id = ? ORDER BY at DESC LIMIT 1',
+          [sessionId],
+        );
+        if (prompt) state.intent = classifyText(String(prompt.text), 'feature');
+        const check = this.store.get(
+          `SELECT type FROM observations WHERE session_id = ? AND source = 'check' ORDER BY seq DESC LIMIT 1`,
+          [sessionId],
+        );
+        if (check) state.checkFailed = check.type === 'problem';
+      }
+      this.sessions.set(key, state);
+    }
+    return state;
+  }
+
+  private setForgotten(ids: unknown, forgottenAt: number | null): void {
+    const valid = Array.isArray(ids) ? ids.filter(isObservationId) : [];
+    if (valid.length === 0) return;
+    // Observations made earlier in this chunk must be in the table to be found.
+    this.flush();
+    this.store.run(
+      `UPDATE observations SET forgotten_at = ? WHERE id IN (${valid.map(() => '?').join(', ')})`,
+      [forgottenAt, ...valid],
+    );
+  }
+
+  flush(): void {
+    if (!this.started) return;
+    this.rows.flush();
+    if (this.nextSeq === this.unindexedFrom) return;
+    // One statement indexes the chunk's rows from the table: the texts cross into wasm once, not twice.
+    this.store.run(
+      'INSERT INTO observations_fts (docid, text) SELECT seq, text FROM observations WHERE seq >= ?',
+      [this.unindexedFrom],
+    );
+    this.unindexedFrom = this.nextSeq;
+  }
+}
+
+function savedDraft(payload: EventPayload): ObservationDraft | undefined {
+  const raw = typeof payload.text === 'string' ? payload.text : '';
+  const text = redactText(sliceSafe(raw, MAX_SAVED_TEXT)).text.trim();
+  if (!oneLine(text)) return undefined;
+  return {
+    type: isObservationType(payload.type) ? payload.type : classifyText(text, 'discovery'),
+    source: 'saved',
+    text,
+    agentType: typeof payload.agent_type === 'string' ? payload.agent_type : null,
+  };
+}

@@ -1,0 +1,389 @@
+/**
+ * The rule-based summariser: which hook events are worth remembering, as one short line each, and of which
+ * seed-001 type. Pure functions of the payload and a little per-session state; the writer stores the result.
+ * Reads (Read, Grep, Glob...) and navigation commands are context, not observations.
+ */
+import * as path from 'node:path';
+import { type EventPayload, stringField } from '../eventLine';
+import { cleanPiece, oneLine } from './text';
+import type { ObservationSource, ObservationType } from './types';
+
+export interface ObservationDraft {
+  type: ObservationType;
+  source: ObservationSource;
+  text: string;
+  agentType: string | null;
+}
+
+/** What the summariser remembers about a session between its events. */
+export interface SessionState {
+  /** The kind of work the latest prompt asked for, which types the edits that follow it. */
+  intent?: ObservationType;
+  /** The latest test or build run failed: the next passing one is a solution. */
+  checkFailed?: boolean;
+}
+
+/** Longest derived observation; explicit saves may be longer (see MAX_SAVED_TEXT). */
+export const MAX_DERIVED_TEXT = 500;
+
+/**
+ * Keyword rules, first match wins: decisions and fixes are told apart from plain problems, a found
+ * workaround from a failure, and so on. Used for prompts, subagent results and untyped saves.
+ */
+const KEYWORD_TYPES: ReadonlyArray<[ObservationType, RegExp]> = [
+  [
+    'decision',
+    /\b(decided|decide|decision|we(?:'ll| will| should) use|going with|chose|opted|switch(?:ed)? to)\b/i,
+  ],
+  ['solution', /\b(solution|solved|solves|workaround|resolved|the fix (?:is|was))\b/i],
+  ['bugfix', /\b(fix|fixes|fixed|fixing|bugfix|hotfix)\b/i],
+  [
+    'refactor',
+    /\b(refactor\w*|renam\w*|extract\w*|clean(?:ed)? ?up|simplif\w*|restructur\w*|reorganis\w*|reorganiz\w*|dedup\w*)\b/i,
+  ],
+  [
+    'problem',
+    /\b(bugs?|errors?|fail\w*|broken|crash\w*|exceptions?|cannot|can't|doesn't work|not working|regression)\b/i,
+  ],
+  ['warning', /\b(warn\w*|careful|caution|deprecat\w*|beware|avoid|never|do not|don't)\b/i],
+  ['pattern', /\b(patterns?|conventions?|always|idioms?|best practices?)\b/i],
+  ['success', /\b(pass(?:es|ed|ing)?|succeed\w*|successful\w*|works now)\b/i],
+  ['feature', /\b(add\w*|implement\w*|creat\w*|build|new|support\w*|write|introduc\w*)\b/i],
+  ['discovery', /\b(found|discover\w*|learn\w*|notic\w*|turns out|realis\w*|realiz\w*|figured out)\b/i],
+];
+
+export function classifyText(text: string, fallback: ObservationType): ObservationType {
+  for (const [type, pattern] of KEYWORD_TYPES) if (pattern.test(text)) return type;
+  return fallback;
+}
+
+/** Files whose content is never recorded, only that they changed. */
+const SENSITIVE_PATH =
+  /(^|[\\/])\.env($|\.)|\.(pem|key|p12|pfx|keystore)$|(^|[\\/])id_(rsa|dsa|ecdsa|ed25519)|credentials|secrets?($|[\\/.])/i;
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function displayPath(file: string, cwd: string | undefined): string {
+  if (cwd && path.isAbsolute(file)) {
+    const relative = path.relative(cwd, file);
+    if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return relative;
+  }
+  return file;
+}
+
+export function summariseEvent(
+  payload: EventPayload,
+  kind: string,
+  session: SessionState,
+): ObservationDraft | undefined {
+  const agentType = stringField(payload, 'agent_type') ?? 'main';
+  const draft = (type: ObservationType, source: ObservationSource, line: string): ObservationDraft => ({
+    type,
+    source,
+    text: line,
+    agentType,
+  });
+  switch (kind) {
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return toolObservation(payload, kind === 'PostToolUseFailure', session, agentType);
+    case 'UserPromptSubmit': {
+      const prompt = text(payload.prompt) ?? '';
+      // "yes", "go on", "/clear": steering, not something to remember.
+      if (oneLine(prompt).split(' ').length < 3) return undefined;
+      const line = cleanPiece(prompt, 300);
+      session.intent = classifyText(line, 'feature');
+      return draft(classifyText(line, 'discovery'), 'prompt', `Asked: ${line}`);
+    }
+    case 'PreCompact': {
+      const instructions = cleanPiece(text(payload.custom_instructions) ?? '', 300);
+      return stringField(payload, 'trigger') === 'auto'
+        ? draft('warning', 'compaction', 'Context filled up and was compacted automatically')
+        : draft(
+            'decision',
+            'compaction',
+            `Context compacted on request${instructions ? `: ${instructions}` : ''}`,
+          );
+    }
+    case 'SubagentStop': {
+      const message = cleanPiece(text(payload.last_assistant_message) ?? '', 400);
+      if (!message) return undefined;
+      return draft(
+        classifyText(message, 'discovery'),
+        'subagent',
+        `${agentType} subagent reported: ${message}`,
+      );
+    }
+    default:
+      return undefined;
+  }
+}
+
+function toolObservation(
+  payload: EventPayload,
+  failed: boolean,
+  session: SessionState,
+  agentType: string,
+): ObservationDraft | undefined {
+  const tool = stringField(payload, 'tool_name');
+  if (!tool || payload.is_interrupt === true) return undefined;
+  const input = record(payload.tool_input);
+  const cwd = stringField(payload, 'cwd');
+  if (tool === 'Bash') return commandObservation(payload, input, failed, session, agentType);
+  if (failed) {
+    const target = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path) ?? text(input.url);
+    const where = target ? ` on ${cleanPiece(displayPath(target, cwd), 160)}` : '';
+    return {
+      type: 'problem',
+      source: 'error',
+      text: `${tool} failed${where}: ${detailLine(errorText(payload.error), 'error')}`,
+      agentType,
+    };
+  }
+  switch (tool) {
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit':
+      return changeObservation(tool, input, record(payload.tool_response), cwd, session, agentType);
+    case 'WebFetch': {
+      const url = text(input.url);
+      if (!url) return undefined;
+      const prompt = cleanPiece(text(input.prompt) ?? '', 160);
+      return {
+        type: 'discovery',
+        source: 'reference',
+        text: `Fetched ${cleanPiece(url, 200)}${prompt ? ` (looking for: ${prompt})` : ''}`,
+        agentType,
+      };
+    }
+    case 'WebSearch': {
+      const query = cleanPiece(text(input.query) ?? '', 200);
+      return query
+        ? { type: 'discovery', source: 'reference', text: `Searched the web for: ${query}`, agentType }
+        : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function changeObservation(
+  tool: string,
+  input: Record<string, unknown>,
+  response: Record<string, unknown>,
+  cwd: string | undefined,
+  session: SessionState,
+  agentType: string,
+): ObservationDraft | undefined {
+  const file = text(input.file_path) ?? text(input.notebook_path);
+  if (!file) return undefined;
+  const shown = cleanPiece(displayPath(file, cwd), 200);
+  const sensitive = SENSITIVE_PATH.test(file);
+  // Edits take the type of the work the prompt asked for; a new file is a feature unless that was a refactor.
+  const editType: ObservationType =
+    session.intent === 'bugfix' || session.intent === 'problem'
+      ? 'bugfix'
+      : session.intent === 'refactor'
+        ? 'refactor'
+        : 'feature';
+  let line: string;
+  if (tool === 'Write') {
+    const content = text(input.content);
+    const lines = content === undefined ? '' : ` (${content.split('\n').length} lines)`;
+    line = response.type === 'update' ? `Rewrote ${shown}${lines}` : `Created ${shown}${lines}`;
+    return {
+      type: editType === 'refactor' ? 'refactor' : response.type === 'update' ? editType : 'feature',
+      source: 'change',
+      text: line,
+      agentType,
+    };
+  }
+  if (tool === 'NotebookEdit') {
+    line = `Modified notebook ${shown}`;
+  } else {
+    const edits = tool === 'MultiEdit' && Array.isArray(input.edits) ? input.edits.map(record) : [input];
+    const first = edits[0] ?? {};
+    const before = text(first.old_string);
+    const after = text(first.new_string);
+    const count = edits.length > 1 ? ` ${edits.length} edits,` : '';
+    line =
+      sensitive || before === undefined || after === undefined
+        ? `Modified ${shown}${sensitive ? ' (content not recorded)' : ''}`
+        : `Modified ${shown}:${count} replaced "${cleanPiece(before, 80)}" with "${cleanPiece(after, 80)}"`;
+  }
+  return { type: editType, source: 'change', text: line, agentType };
+}
+
+/** What a shell command is, judged from the whole command line. */
+type CommandKind = 'test' | 'lint' | 'build' | 'install' | 'git' | 'other';
+
+const TEST_COMMAND =
+  /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test(?::\S+)?|jest|vitest|mocha|pytest|py\.test|rspec|phpunit|ctest|tox|(?:cargo|go|deno|dotnet|mix|swift)\s+test|make\s+(?:test|check)|(?:gradlew?|\.\/gradlew|mvn)\s+test)\b|\bnode\s+(?:\S+\s+)*--test\b/;
+const LINT_COMMAND =
+  /(?:^|[\s;&|(])(?:eslint|prettier\s+(?:--check|-c)|ruff|flake8|pylint|golangci-lint|shellcheck|stylelint|biome|cargo\s+clippy|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint)\b/;
+const BUILD_COMMAND =
+  /(?:^|[\s;&|(])(?:tsc|mypy|webpack|esbuild|rollup|vite\s+build|next\s+build|make|cmake|ninja|cargo\s+(?:build|check)|go\s+(?:build|vet)|gradlew?|\.\/gradlew|mvn|dotnet\s+build|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:build|compile|typecheck|package))\b/;
+const INSTALL_COMMAND =
+  /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|ci|add)|pip3?\s+install|poetry\s+add|uv\s+(?:add|pip\s+install)|cargo\s+add|go\s+get|gem\s+install|bundle\s+install|(?:apt-get|apt|brew|dnf|yum)\s+install)(?=\s|$)/;
+const GIT_KEPT = /^git\s+(?:-C\s+\S+\s+)?(commit|push|merge|rebase|revert|cherry-pick|tag)\b/;
+/** Commands that only look around; a command line made only of these is navigation, not work. */
+const READ_ONLY = new Set(
+  'ls ll la cd pushd popd pwd cat bat head tail less more echo printf which whereis type whoami id find fd grep egrep rg ag wc file stat tree du df env printenv date uname hostname sleep true false clear history sort uniq cut tr jq yq realpath dirname basename readlink diff cmp man nl column xargs test ['.split(
+    ' ',
+  ),
+);
+const READ_ONLY_GIT =
+  /^git\s+(?:-C\s+\S+\s+)?(status|log|diff|show|branch|remote|rev-parse|ls-files|ls-tree|blame|describe|shortlog|reflog|config|fetch|add|stash|checkout|switch|pull|restore|grep)\b/;
+
+/** The simple commands of a command line, with leading `VAR=value` assignments dropped. */
+function segments(command: string): string[] {
+  return command
+    .split(/&&|\|\||[;|\n]/)
+    .map((part) => part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''))
+    .filter(Boolean);
+}
+
+function isNavigation(segment: string): boolean {
+  if (READ_ONLY_GIT.test(segment)) return true;
+  const first = segment.split(/\s/, 1)[0];
+  if (first === 'sed') return !/\s-i/.test(segment);
+  return READ_ONLY.has(first);
+}
+
+export function commandKind(command: string): CommandKind | undefined {
+  const parts = segments(command);
+  if (parts.length === 0 || parts.every(isNavigation)) return undefined;
+  if (TEST_COMMAND.test(command)) return 'test';
+  if (LINT_COMMAND.test(command)) return 'lint';
+  if (INSTALL_COMMAND.test(command)) return 'install';
+  if (BUILD_COMMAND.test(command)) return 'build';
+  if (parts.some((part) => GIT_KEPT.test(part))) return 'git';
+  // Other git commands (add, checkout, pull...) are routine.
+  if (parts.every((part) => isNavigation(part) || part.startsWith('git '))) return undefined;
+  return 'other';
+}
+
+function errorText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return JSON.stringify(value);
+}
+
+function outputText(response: unknown): string {
+  if (typeof response === 'string') return response;
+  const fields = record(response);
+  return [fields.stdout, fields.stderr, fields.output].filter((v) => typeof v === 'string').join('\n');
+}
+
+/**
+ * The line of an output that says the most: for checks the last summary-like line (runners print their
+ * totals last), for errors the first line naming the error rather than "Exit code 1".
+ */
+function detailLine(output: string, want: 'summary' | 'error' | 'first'): string {
+  const lines = output
+    .slice(-64 * 1024)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/^exit code \d+$/i.test(line));
+  if (lines.length === 0) return '';
+  let chosen: string | undefined;
+  if (want === 'summary') {
+    const reversed = [...lines].reverse();
+    chosen =
+      reversed.find((line) => /\bpass\w*|\b\d+ (tests?|specs?)\b|✓|✔/i.test(line)) ??
+      reversed.find((line) => /\b(fail\w*|errors?|tests?|ok)\b/i.test(line));
+  } else if (want === 'error')
+    chosen = lines.find((line) => /error|fail|exception|cannot|not found|denied|invalid/i.test(line));
+  return cleanPiece(chosen ?? (want === 'summary' ? lines[lines.length - 1] : lines[0]), 160);
+}
+
+function commandObservation(
+  payload: EventPayload,
+  input: Record<string, unknown>,
+  failed: boolean,
+  session: SessionState,
+  agentType: string,
+): ObservationDraft | undefined {
+  const command = text(input.command);
+  if (!command) return undefined;
+  const kind = commandKind(command);
+  if (!kind) return undefined;
+  const response = record(payload.tool_response);
+  if (response.interrupted === true) return undefined;
+  const exitCode = [response.exitCode, response.exit_code, response.returnCode].find(
+    (v): v is number => typeof v === 'number',
+  );
+  const output = failed ? errorText(payload.error) : outputText(payload.tool_response);
+  const shown = cleanPiece(command, 120);
+  const dash = (detail: string) => (detail ? ` — ${detail}` : '');
+  const make = (type: ObservationType, line: string): ObservationDraft => ({
+    type,
+    source: 'command',
+    text: line,
+    agentType,
+  });
+  // A runner that exits 0 but reports failures still failed.
+  const bad =
+    failed ||
+    (exitCode !== undefined && exitCode !== 0) ||
+    /\b[1-9]\d* (failed|failing|failures?)\b|\bFAIL\b/.test(output);
+  switch (kind) {
+    case 'test':
+    case 'build': {
+      const label = kind === 'test' ? 'Tests' : 'Build';
+      const detail = dash(detailLine(output, bad ? 'error' : 'summary'));
+      const recovered = !bad && session.checkFailed === true;
+      session.checkFailed = bad;
+      return {
+        type: bad ? 'problem' : recovered ? 'solution' : 'success',
+        source: 'check',
+        text: `${label} ${bad ? 'failed' : recovered ? 'passed again' : 'passed'}: ${shown}${detail}`,
+        agentType,
+      };
+    }
+    case 'lint':
+      return bad
+        ? make('warning', `Lint found problems: ${shown}${dash(detailLine(output, 'error'))}`)
+        : make('success', `Lint clean: ${shown}`);
+    case 'install': {
+      if (bad) return make('problem', `Install failed: ${shown}${dash(detailLine(output, 'error'))}`);
+      const packages = installedPackages(command);
+      return packages.length > 0
+        ? make('decision', `Added dependency ${cleanPiece(packages.join(', '), 160)} (${shown})`)
+        : make('success', `Installed dependencies: ${shown}`);
+    }
+    case 'git': {
+      if (bad) return make('problem', `Git failed: ${shown}${dash(detailLine(output, 'error'))}`);
+      const message = /\bcommit\b.*?\s-a?m\s*(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(command);
+      return message
+        ? make('success', `Committed: ${cleanPiece(message[1] ?? message[2] ?? message[3], 200)}`)
+        : make('success', `Ran ${shown}${dash(detailLine(output, 'first'))}`);
+    }
+    case 'other': {
+      if (bad) return make('problem', `Command failed: ${shown}${dash(detailLine(output, 'error'))}`);
+      const first = detailLine(output, 'first');
+      // A command that printed nothing and is not a check tells nothing worth keeping.
+      return first ? make('discovery', `Ran ${shown} — ${first}`) : undefined;
+    }
+  }
+}
+
+/** The package arguments of an install command: words after the verb that are not options. */
+function installedPackages(command: string): string[] {
+  const match = INSTALL_COMMAND.exec(command);
+  if (!match) return [];
+  const rest = command.slice(match.index + match[0].length).split(/&&|\|\||[;|\n]/)[0];
+  return rest
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word && !word.startsWith('-') && !/^\d?>/.test(word));
+}

@@ -1,0 +1,38 @@
+/** discover_tools: the project's tool registry, ranked by real use, filtered by the words asked for. */
+import { type BudgetedText, fitToBudget } from '../engine/memory';
+import type { ProjectEngine } from '../engine/projectEngine';
+import { type RankedTool, rankTools } from '../engine/registry';
+
+const DESCRIPTION_CHARS = 100;
+
+export function discoverTools(
+  engine: Pick<ProjectEngine, 'db'>,
+  query: string,
+  limit: number,
+  now = Date.now(),
+): RankedTool[] {
+  // Every word must appear in the name, server or description, so "github issues" finds
+  // mcp__github__search_issues.
+  const wanted = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return rankTools(engine, { now, hideBuiltins: true })
+    .filter((tool) => {
+      const haystack = `${tool.name} ${tool.server ?? ''} ${tool.description ?? ''}`.toLowerCase();
+      return wanted.every((word) => haystack.includes(word));
+    })
+    .slice(0, limit);
+}
+
+export function formatTools(tools: readonly RankedTool[], query: string): BudgetedText {
+  const lines = tools.map((tool, i) => {
+    const success = tool.successRate === null ? '' : `, ${Math.round(tool.successRate * 100)}% ok`;
+    const description = tool.description ? ` | ${tool.description.slice(0, DESCRIPTION_CHARS)}` : '';
+    return `[${i + 1}] ${tool.name} | ${tool.type}, ${tool.status} | score ${tool.score.toFixed(2)} | ${tool.uses7d} uses in 7 days, ${tool.usesTotal} in all${success}${description}`;
+  });
+  const header = `Tools${query ? ` matching "${query}"` : ''}, most used first${lines.length ? '' : ': none found. Try other words, or none to list all.'}`;
+  return fitToBudget(
+    header,
+    lines,
+    (info) =>
+      `-- ${info.shown} tools, ~${info.tokens} tokens, ${info.truncated ? 'truncated to fit the budget; add words to narrow the list' : 'not truncated'}`,
+  );
+}

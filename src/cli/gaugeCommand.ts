@@ -6,13 +6,14 @@ import type { CliCommand, CliContext } from './command';
 
 /** The gauge of --transcript, or of the project's active session: shared by `gauge` and `prune`. */
 export async function readActiveSession(args: ParsedArgs, context: CliContext): Promise<GaugeReading> {
+  const window = numberFlag(args, 'window'); // bad usage is reported before anything is looked up
   const named = stringFlag(args, 'transcript');
   const transcript = named
     ? path.resolve(named)
     : findActiveTranscript(context.project, stringFlag(args, 'claude-dir'));
   if (!transcript) throw new Error(`no Claude Code transcript found for ${path.resolve(context.project)}`);
   if (!fs.existsSync(transcript)) throw new Error(`transcript not found: ${transcript}`);
-  const gauge = new ContextGauge(transcript, { window: numberFlag(args, 'window') });
+  const gauge = new ContextGauge(transcript, { window });
   await gauge.refresh();
   return gauge.reading();
 }

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { assembleSessionContext, writeSessionContext } from '../engine/context/projectContext';
+import { discoverFromUse } from '../engine/registry';
 import { UsageError, numberFlag } from './args';
 import type { CliCommand } from './command';
 import { openProject, withInterrupt } from './projectSession';
@@ -40,10 +42,16 @@ export const ingestCommand: CliCommand = {
             }
           },
         });
+      // Tool use counts, then the file the recorder prints at the next SessionStart, follow what was ingested.
+      const refreshDerived = () => {
+        discoverFromUse(engine);
+        writeSessionContext(engine, assembleSessionContext(engine, { now: Date.now() }));
+      };
       const result = await ingestOnce();
       while (args.flags.has('follow') && !signal.aborted) {
         await sleep(FOLLOW_POLL_MS, undefined, { signal }).catch(() => undefined);
         const more = await ingestOnce();
+        if (more.events > 0) refreshDerived();
         result.events += more.events;
         result.rejected += more.rejected;
         result.foreign += more.foreign;
@@ -51,6 +59,7 @@ export const ingestCommand: CliCommand = {
         result.restarted.push(...more.restarted);
       }
       if (showProgress) process.stderr.write('\r\x1b[K');
+      refreshDerived();
       await engine.save();
       if (args.flags.has('json')) {
         context.stdout(

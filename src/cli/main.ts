@@ -1,4 +1,5 @@
 import { type ParsedArgs, UsageError, parseArgs, stringFlag } from './args';
+import { contextCommand } from './contextCommand';
 import { hooksCommand } from './hooksCommand';
 import { gaugeCommand } from './gaugeCommand';
 import { importCommand } from './importCommand';
@@ -28,6 +29,7 @@ const COMMANDS: readonly CliCommand[] = [
   forgetCommand,
   saveCommand,
   pruneCommand,
+  contextCommand,
 ];
 
 const COMMON_VALUE_FLAGS = ['home', 'project'] as const;

@@ -6,7 +6,7 @@ import type { CliContext } from './command';
 /** Open the --project's engine (the folder must exist); warnings go to stderr unless `quiet`. */
 export async function openProject(
   context: CliContext,
-  role: Role,
+  role: Role | 'auto',
   purpose: string,
   quiet = false,
 ): Promise<ProjectEngine> {

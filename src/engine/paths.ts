@@ -15,6 +15,9 @@ export function eventsDir(home: string): string {
   return path.join(home, 'events');
 }
 
+/** A project's next session-start context, which the recorder prints at SessionStart. */
+export const SESSION_CONTEXT_FILE = 'session-context.md';
+
 export function projectStateDir(home: string, projectId: string): string {
   return path.join(home, 'projects', projectId);
 }

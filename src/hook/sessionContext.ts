@@ -1,11 +1,10 @@
 /** The SessionStart hook's one output: the project's session-start context, when Context Deck has one. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { projectStateDir } from '../engine/paths';
+import { SESSION_CONTEXT_FILE, projectStateDir } from '../engine/paths';
 import { identifyProject } from '../engine/projectIdentity';
 import { sliceSafe } from '../engine/redact';
 
-export const SESSION_CONTEXT_FILE = 'session-context.md';
 /** Claude Code caps hook output at 10,000 characters. */
 export const MAX_CONTEXT_CHARS = 10_000;
 /** Ancestors looked at, at most (a path deeper than this is not a real project). */

@@ -103,18 +103,17 @@ function ageText(ms: number): string {
 }
 
 function reasonFor(item: ScoredItem, now: number, firstPrompt: boolean): string {
-  const parts = [
-    firstPrompt ? 'loaded before this session’s first prompt' : ageText(now - item.lastAccessAt),
-    item.accesses === 0
-      ? 'not used this session'
-      : item.accesses === 1
-        ? 'used once'
-        : `used ${item.accesses}×`,
+  const relevance =
     item.relevance === 0
       ? 'unrelated to the latest prompt'
       : item.relevance >= 8
         ? 'related to the latest prompt'
-        : 'barely related to the latest prompt',
+        : 'barely related to the latest prompt';
+  if (item.accesses === 0) return `in context since the session began, never used, ${relevance}`;
+  const parts = [
+    firstPrompt ? 'loaded before this session’s first prompt' : ageText(now - item.lastAccessAt),
+    item.accesses === 1 ? 'used once' : `used ${item.accesses}×`,
+    relevance,
   ];
   return parts.join(', ');
 }

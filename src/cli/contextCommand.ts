@@ -1,0 +1,39 @@
+import {
+  assembleSessionContext,
+  sessionContextPath,
+  writeSessionContext,
+} from '../engine/context/projectContext';
+import type { SelectionMode } from '../engine/context/selection';
+import { UsageError, stringFlag } from './args';
+import type { CliCommand } from './command';
+import { openProject } from './projectSession';
+
+const MODES: readonly SelectionMode[] = ['conservative', 'balanced', 'aggressive'];
+
+export const contextCommand: CliCommand = {
+  name: 'context',
+  usage: 'context [--json] [--mode conservative|balanced|aggressive]',
+  summary: 'Show (and write for the recorder) the context the next session starts with',
+  flags: { withValue: ['mode'], boolean: ['json'] },
+  async run(args, context) {
+    const mode = (stringFlag(args, 'mode') ?? 'balanced') as SelectionMode;
+    if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+    const engine = await openProject(context, 'auto', 'context-deck context (CLI)', args.flags.has('json'));
+    try {
+      const sessionContext = assembleSessionContext(engine, { now: Date.now(), mode });
+      // Only the writer refreshes the file; a reader (VS Code is running) leaves it to the writer.
+      const written = engine.role === 'writer' && writeSessionContext(engine, sessionContext);
+      if (args.flags.has('json')) {
+        context.stdout(JSON.stringify({ ...sessionContext, file: sessionContextPath(engine), written }));
+      } else {
+        context.stdout(sessionContext.text);
+        context.stderr(
+          `(${sessionContext.chars} of 6000 characters, tools ${sessionContext.toolsChars} of 500; ${sessionContextPath(engine)})`,
+        );
+      }
+      return 0;
+    } finally {
+      await engine.close();
+    }
+  },
+};

@@ -1,0 +1,150 @@
+/**
+ * The next session's starting context for a project, from its memory and tool registry, and the file the
+ * recorder prints at SessionStart. Written whenever its inputs change, by the extension and by the CLI,
+ * so the recorder never needs the engine.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SESSION_CONTEXT_FILE, projectStateDir } from '../paths';
+import type { ProjectEngine } from '../projectEngine';
+import { rankTools } from '../registry';
+import type { Row } from '../store';
+import { type SelectionMode, selectRelevantContext } from './selection';
+import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContext';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Laminark's windows and counts per section: what is recent enough, and how much of it. */
+const SECTIONS = {
+  changes: { window: DAY, limit: 10 },
+  decisions: { window: 7 * DAY, limit: 5 },
+  references: { window: 3 * DAY, limit: 3 },
+  findings: { window: 7 * DAY, limit: 5 },
+} as const;
+/** The previous session's summary; Laminark capped its session summaries the same way. */
+const SUMMARY_MAX = 2000;
+
+export interface ProjectContextOptions {
+  now: number;
+  mode?: SelectionMode;
+  /** The agent type the context is for; observations of the same type weigh more (seed 001). */
+  agentType?: string;
+}
+
+function lines(
+  engine: ProjectEngine,
+  where: string,
+  window: number,
+  limit: number,
+  options: ProjectContextOptions,
+): ContextLine[] {
+  const rows = engine.db.all(
+    `SELECT type, text, at, agent_type FROM observations
+     WHERE forgotten_at IS NULL AND at >= ? AND ${where} ORDER BY at DESC LIMIT ?`,
+    [options.now - window, limit * 4],
+  );
+  const entries = rows.map((row: Row) => ({
+    type: String(row.type),
+    text: String(row.text),
+    createdAt: Number(row.at),
+    agentType: row.agent_type == null ? null : String(row.agent_type),
+  }));
+  return selectRelevantContext(entries, {
+    now: options.now,
+    agentType: options.agentType ?? 'main',
+    mode: options.mode,
+  })
+    .slice(0, limit)
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((entry) => ({ text: entry.text, at: entry.createdAt, relevance: entry.relevance }));
+}
+
+/** What the latest ended session did, in a few lines drawn from its observations. */
+function previousSummary(engine: ProjectEngine): string | null {
+  const session = engine.db.get(
+    'SELECT id, started_at, ended_at, model FROM sessions WHERE ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT 1',
+  );
+  if (!session) return null;
+  const of = (where: string, limit: number) =>
+    engine.db
+      .all(
+        `SELECT text FROM observations WHERE session_id = ? AND forgotten_at IS NULL AND ${where} ORDER BY seq LIMIT ${limit}`,
+        [session.id],
+      )
+      .map((row) => String(row.text));
+  const parts = [
+    ['Asked', of(`source = 'prompt'`, 3).map((text) => text.replace(/^Asked:\s*/, ''))],
+    ['Changed', of(`source = 'change'`, 6)],
+    ['Decided', of(`type = 'decision'`, 3)],
+    ['Checked', of(`source = 'check'`, 3)],
+    ['Problems', of(`type = 'problem' AND source <> 'check'`, 3)],
+  ] as const;
+  const body = parts
+    .filter(([, items]) => items.length > 0)
+    .map(([label, items]) => `${label}: ${items.join('; ')}`)
+    .join('\n');
+  if (!body) return null;
+  const when = new Date(Number(session.ended_at)).toISOString().slice(0, 16).replace('T', ' ');
+  const text = `Session ended ${when} UTC${session.model ? ` (${String(session.model)})` : ''}.\n${body}`;
+  return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
+}
+
+export function assembleSessionContext(
+  engine: ProjectEngine,
+  options: ProjectContextOptions,
+): SessionContext {
+  const tools = rankTools(engine, { hideBuiltins: true, now: options.now }).map((tool) => ({
+    name: tool.name,
+    type: tool.type,
+    scope: tool.scope,
+    server: tool.server,
+    usesTotal: tool.usesTotal,
+    description: tool.description,
+  }));
+  return buildSessionContext({
+    now: options.now,
+    previousSummary: previousSummary(engine),
+    changes: lines(engine, `source = 'change'`, SECTIONS.changes.window, SECTIONS.changes.limit, options),
+    decisions: lines(
+      engine,
+      `type = 'decision'`,
+      SECTIONS.decisions.window,
+      SECTIONS.decisions.limit,
+      options,
+    ),
+    references: lines(
+      engine,
+      `source = 'reference'`,
+      SECTIONS.references.window,
+      SECTIONS.references.limit,
+      options,
+    ),
+    findings: lines(
+      engine,
+      `type IN ('discovery', 'problem', 'warning', 'solution', 'pattern') AND source NOT IN ('change', 'reference', 'prompt')`,
+      SECTIONS.findings.window,
+      SECTIONS.findings.limit,
+      options,
+    ),
+    tools,
+  });
+}
+
+export function sessionContextPath(engine: ProjectEngine): string {
+  return path.join(projectStateDir(engine.home, engine.identity.id), SESSION_CONTEXT_FILE);
+}
+
+/** Write the file the recorder prints at SessionStart, if its text changed; returns whether it did. */
+export function writeSessionContext(engine: ProjectEngine, context: SessionContext): boolean {
+  const file = sessionContextPath(engine);
+  try {
+    if (fs.readFileSync(file, 'utf8') === context.text) return false;
+  } catch {
+    // Not written yet.
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(temp, context.text);
+  fs.renameSync(temp, file);
+  return true;
+}

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { eventsDir } from '../engine/paths';
 import type { AgentConnection } from './agentConnection';
 import type { LiveProject } from './liveProject';
+import type { ContextPreviewProvider } from './nextSessionContext';
 import { type Log, shortMessage } from './log';
 import type { Projects } from './projects';
 import { RejectsDocumentProvider } from './rejectsDocument';
@@ -13,6 +14,7 @@ export class Commands {
     private readonly projects: Projects,
     private readonly connection: AgentConnection,
     private readonly log: Log,
+    private readonly contextPreviews: ContextPreviewProvider,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -36,6 +38,9 @@ export class Commands {
       ),
       guarded('contextDeck.rebuildDatabase', () => this.rebuildDatabase()),
       guarded('contextDeck.openEventLog', () => this.openEventLog()),
+      guarded('contextDeck.previewSessionContext', (projectId) =>
+        this.previewSessionContext(typeof projectId === 'string' ? projectId : undefined),
+      ),
       guarded('contextDeck.importHistory', (projectId) =>
         this.importHistory(typeof projectId === 'string' ? projectId : undefined),
       ),
@@ -121,6 +126,13 @@ export class Commands {
     const copy = 'Copy Path';
     const choice = await vscode.window.showInformationMessage(`Context Deck event log: ${dir}`, copy);
     if (choice === copy) await vscode.env.clipboard.writeText(dir);
+  }
+
+  async previewSessionContext(projectId?: string): Promise<void> {
+    const live = projectId
+      ? this.projects.find(projectId)
+      : await this.pickProject('Preview the next session context of');
+    if (live) await live.nextContext.preview(this.contextPreviews.texts);
   }
 
   async importHistory(projectId?: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostMessage, WebviewMessage } from '../shared/protocol';
+import type { AdviceActionKind, HostMessage, WebviewMessage } from '../shared/protocol';
 import type { Log } from './log';
 import type { Projects } from './projects';
 
@@ -20,6 +20,7 @@ export interface DashboardActions {
   connectClaudeCode(projectId?: string): Thenable<unknown>;
   disconnectClaudeCode(projectId?: string): Thenable<unknown>;
   importHistory(projectId?: string): Thenable<unknown>;
+  previewSessionContext(projectId?: string): Thenable<unknown>;
 }
 
 /**
@@ -33,6 +34,8 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readyWaiters: Array<() => void> = [];
+  /** The version of each project's tools last sent: the big list goes only when it changed. */
+  private readonly sentTools = new Map<string, number>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -105,6 +108,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.sentTools.clear();
         this.sendState();
         this.readyWaiters.splice(0).forEach((wake) => wake());
         return;
@@ -131,6 +135,28 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
         return;
       case 'importHistory':
         void Promise.resolve(this.actions.importHistory(message.projectId)).catch(fail);
+        return;
+      case 'openToolSource':
+        void this.projects.find(message.projectId)?.tools.openSource(message.name, message.scope).catch(fail);
+        return;
+      case 'adviceAction': {
+        const live = this.projects.find(message.projectId);
+        if (live) void this.projects.advice.act(live, message.itemId, message.action).catch(fail);
+        return;
+      }
+      case 'previewContext':
+        void Promise.resolve(this.actions.previewSessionContext(message.projectId)).catch(fail);
+        return;
+      case 'adviceUndo': {
+        const live = this.projects.find(message.projectId);
+        if (live) this.projects.advice.undo(live);
+        return;
+      }
+      case 'setServerEnabled':
+        void this.projects
+          .find(message.projectId)
+          ?.tools.setServerEnabled(message.server, message.enabled)
+          .catch(fail);
         return;
       default: {
         const unreachable: never = message;
@@ -165,8 +191,19 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
     this.lastSentAt = Date.now();
     try {
       this.post({ type: 'state', state: this.projects.state() });
+      this.sendTools();
     } catch (error) {
       this.log.error('building dashboard state failed', error);
+    }
+  }
+
+  /** Each project's ranked tools, when they changed since they were last sent to this page. */
+  private sendTools(): void {
+    for (const live of this.projects.all) {
+      const version = live.tools.version;
+      if (version === 0 || this.sentTools.get(live.id) === version) continue;
+      this.sentTools.set(live.id, version);
+      this.post({ type: 'tools', projectId: live.id, tools: live.tools.view() });
     }
   }
 
@@ -209,6 +246,14 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
 }
 
 /** The webview is less trusted than the host: accept only well-formed members of the WebviewMessage union. */
+const ADVICE_ACTIONS: readonly AdviceActionKind[] = [
+  'compact',
+  'closeFile',
+  'disableServer',
+  'pin',
+  'dismiss',
+];
+
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const message = raw as Record<string, unknown>;
@@ -224,6 +269,42 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'importHistory':
       return typeof message.projectId === 'string'
         ? { type: message.type, projectId: message.projectId }
+        : undefined;
+    case 'adviceAction':
+      return typeof message.projectId === 'string' &&
+        typeof message.itemId === 'string' &&
+        message.itemId.length <= 4096 &&
+        ADVICE_ACTIONS.includes(message.action as AdviceActionKind)
+        ? {
+            type: 'adviceAction',
+            projectId: message.projectId,
+            itemId: message.itemId,
+            action: message.action as AdviceActionKind,
+          }
+        : undefined;
+    case 'adviceUndo':
+    case 'previewContext':
+      return typeof message.projectId === 'string'
+        ? { type: message.type, projectId: message.projectId }
+        : undefined;
+    case 'openToolSource':
+      return typeof message.projectId === 'string' &&
+        typeof message.name === 'string' &&
+        message.name.length <= 1000 &&
+        (message.scope === 'global' || message.scope === 'project' || message.scope === 'plugin')
+        ? { type: 'openToolSource', projectId: message.projectId, name: message.name, scope: message.scope }
+        : undefined;
+    case 'setServerEnabled':
+      return typeof message.projectId === 'string' &&
+        typeof message.server === 'string' &&
+        message.server.length <= 1000 &&
+        typeof message.enabled === 'boolean'
+        ? {
+            type: 'setServerEnabled',
+            projectId: message.projectId,
+            server: message.server,
+            enabled: message.enabled,
+          }
         : undefined;
     case 'copyText':
       return typeof message.text === 'string' && message.text.length <= 100_000

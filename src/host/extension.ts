@@ -5,6 +5,7 @@ import { AgentConnection, PREVIEW_SCHEME } from './agentConnection';
 import { Commands } from './commands';
 import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
 import { GaugeStatusBar } from './gaugeStatusBar';
+import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './nextSessionContext';
 import { Log } from './log';
 import { Projects } from './projects';
 import { REJECTS_SCHEME, RejectsDocumentProvider } from './rejectsDocument';
@@ -19,7 +20,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const connection = new AgentConnection(context.extensionUri, log);
   projects = new Projects(log, connection);
   const current = projects;
-  const commands = new Commands(current, connection, log);
+  const contextPreviews = new ContextPreviewProvider();
+  const commands = new Commands(current, connection, log, contextPreviews);
   const dashboard = new DashboardViewProvider(context.extensionUri, current, commands, log);
   const rejects = new RejectsDocumentProvider(current);
   current.beforeCatchUp = () => dashboard.whenReady();
@@ -31,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     vscode.workspace.registerTextDocumentContentProvider(REJECTS_SCHEME, rejects),
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, connection.preview),
+    vscode.workspace.registerTextDocumentContentProvider(CONTEXT_PREVIEW_SCHEME, contextPreviews),
     ...watchAgentSettings(() => current.refresh()),
     ...commands.register(),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void current.reopen()),

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { expandTilde } from '../engine/paths';
 import type { ProjectEngine } from '../engine/projectEngine';
-import { ContextGauge, findActiveTranscript } from '../engine/transcripts';
+import { ContextGauge, type GaugeReading, findActiveTranscript } from '../engine/transcripts';
 import { usageLevel } from '../engine/usageLevel';
 import type { GaugeView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
@@ -95,6 +95,11 @@ export class LiveGauge implements vscode.Disposable {
       }
     }
     this.notify();
+  }
+
+  /** The full reading (with the context items), once the transcript has been read. */
+  reading(): GaugeReading | null {
+    return this.gauge && this.lastSize >= 0 ? this.gauge.reading() : null;
   }
 
   view(): GaugeView | null {

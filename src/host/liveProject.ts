@@ -5,6 +5,8 @@ import { candidateTranscripts, claudeConfigDirs } from '../engine/transcripts/tr
 import type { IngestProgress, ProjectView } from '../shared/protocol';
 import { LiveGauge } from './liveGauge';
 import type { Log } from './log';
+import { NextSessionContext } from './nextSessionContext';
+import { ProjectTools } from './toolRegistry';
 
 /** Counting transcripts lists folders; the dashboard asks far more often than they change. */
 const TRANSCRIPT_COUNT_TTL_MS = 10_000;
@@ -28,6 +30,9 @@ export class LiveProject {
   /** Bytes read so far of the ingest in progress, for the dashboard's progress bar. */
   progress: IngestProgress | null = null;
   readonly gauge: LiveGauge;
+  /** The tool registry: config scans, discovery from use, ranking for the dashboard. */
+  readonly tools: ProjectTools;
+  readonly nextContext: NextSessionContext;
 
   constructor(
     readonly engine: ProjectEngine,
@@ -35,6 +40,8 @@ export class LiveProject {
     private readonly notify: () => void,
   ) {
     this.gauge = new LiveGauge(engine, log, notify);
+    this.tools = new ProjectTools(this, log, notify);
+    this.nextContext = new NextSessionContext(engine, log, notify);
   }
 
   /** Claude Code transcripts on disk that may belong to this project. */
@@ -68,6 +75,8 @@ export class LiveProject {
       } finally {
         cancel.dispose();
         this.transcriptCount.at = 0;
+        this.tools.afterIngest('import', 0);
+        this.nextContext.schedule();
         this.notify();
       }
     });
@@ -149,6 +158,8 @@ export class LiveProject {
       };
       const result =
         kind === 'rebuild' ? await this.engine.rebuild(options) : await this.engine.ingest(options);
+      this.tools.afterIngest(kind, result.events);
+      if (result.events > 0) this.nextContext.schedule();
       if (result.bytes > 0 || kind === 'rebuild') {
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
@@ -191,8 +202,8 @@ export class LiveProject {
     }
   }
 
-  /** Everything the dashboard shows of this project but its agent connection, which Projects adds. */
-  view(): Omit<ProjectView, 'connection'> {
+  /** What the dashboard shows of this project; Projects adds the agent connection and the pruning advice. */
+  view(): Omit<ProjectView, 'connection' | 'advice'> {
     const identity = this.engine.identity;
     return {
       id: identity.id,
@@ -204,6 +215,7 @@ export class LiveProject {
       progress: this.progress,
       warnings: [...this.engine.warnings],
       gauge: this.gauge.view(),
+      nextContext: this.nextContext.view(),
       transcriptFiles: this.transcriptFiles(),
     };
   }
@@ -213,12 +225,15 @@ export class LiveProject {
     if (this.disposed) return;
     this.disposed = true;
     this.gauge.dispose();
+    this.tools.dispose();
+    this.nextContext.dispose();
     this.abort?.abort();
     await this.tail.catch(() => undefined);
     await this.engine.close();
   }
 
-  private exclusive<T>(job: () => Promise<T>): Promise<T> {
+  /** Run database work for this project after whatever is queued (ingests, imports, registry passes). */
+  exclusive<T>(job: () => Promise<T>): Promise<T> {
     const run = this.tail.then(job);
     this.tail = run.catch(() => undefined);
     return run;

@@ -5,6 +5,7 @@ import { ProjectEngine } from '../engine/projectEngine';
 import { identifyProject } from '../engine/projectIdentity';
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
 import type { AgentConnection } from './agentConnection';
+import { ContextAdvice } from './contextAdvice';
 import { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
 
@@ -29,6 +30,8 @@ export class Projects implements vscode.Disposable {
   /** Fires on any change a view may want to show (counts, role, progress); listeners throttle. */
   readonly onDidChange = this.changed.event;
   home = resolveHome(undefined);
+  /** Pruning advice for each project's live session, and its actions. */
+  readonly advice: ContextAdvice;
 
   /** Set by the dashboard: resolves when it has rendered, or soon when it is not being shown. */
   beforeCatchUp: () => Promise<void> = () => Promise.resolve();
@@ -36,7 +39,13 @@ export class Projects implements vscode.Disposable {
   constructor(
     private readonly log: Log,
     private readonly connection: AgentConnection,
-  ) {}
+  ) {
+    this.advice = new ContextAdvice(
+      () => this.home,
+      log,
+      () => this.fire(),
+    );
+  }
 
   get all(): readonly LiveProject[] {
     return this.lives;
@@ -183,7 +192,11 @@ export class Projects implements vscode.Disposable {
     const problems = [...this.problems];
     for (const live of this.lives) {
       try {
-        projects.push({ ...live.view(), connection: this.connection.view(live.engine.identity.mainRoot) });
+        projects.push({
+          ...live.view(),
+          connection: this.connection.view(live.engine.identity.mainRoot),
+          advice: this.advice.view(live),
+        });
       } catch (error) {
         this.log.error(`reading ${live.name} failed`, error);
         problems.push(`Could not read ${live.name}: ${shortMessage(error)}`);

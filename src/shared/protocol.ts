@@ -67,6 +67,41 @@ export interface GaugeView {
   updatedAt: number | null;
 }
 
+/** One pruning recommendation, ready to show. */
+export interface RecommendationView {
+  itemId: string;
+  item: string;
+  type: 'file' | 'skill' | 'subagent' | 'mcp_server' | 'session';
+  score: number | null;
+  savingTokens: number | null;
+  priority: 'HIGH' | 'MED';
+  reason: string;
+  /** The primary action: compact the conversation, close the file's editors, or disable the server. */
+  action: 'compact' | 'closeFile' | 'disableServer';
+}
+
+/** Pruning advice beside the gauge (from 70% full). */
+export interface AdviceView {
+  phase: 'identify' | 'aggressive' | 'critical' | 'compact';
+  warnings: string[];
+  recommendations: RecommendationView[];
+  totalSavingTokens: number;
+  /** `/compact` with focus instructions naming what to keep and what to drop. */
+  compactCommand: string;
+  /** The last pin or dismissal, which can be undone. */
+  undo: { label: string } | null;
+}
+
+export type AdviceActionKind = RecommendationView['action'] | 'pin' | 'dismiss';
+
+/** How much of its budgets the next session's starting context uses. */
+export interface NextContextView {
+  chars: number;
+  budget: number;
+  toolsChars: number;
+  toolsBudget: number;
+}
+
 export interface ProjectView {
   id: string;
   name: string;
@@ -80,6 +115,9 @@ export interface ProjectView {
   warnings: string[];
   connection: ConnectionView;
   gauge: GaugeView | null;
+  /** Null under 70% full, or without a live session. */
+  advice: AdviceView | null;
+  nextContext: NextContextView | null;
   /** Claude Code transcripts on disk for this project, which Import History can read. */
   transcriptFiles: number;
 }
@@ -95,9 +133,78 @@ export interface DashboardState {
   folderOpen?: boolean;
 }
 
+/** The agent tool registry, ranked (issue 4). Sent on its own message, only when the ranking changed. */
+export type ToolTypeView =
+  'mcp_server' | 'mcp_tool' | 'slash_command' | 'skill' | 'subagent' | 'plugin' | 'builtin';
+export type ToolScopeView = 'global' | 'project' | 'plugin';
+export type ToolStatusView = 'active' | 'stale' | 'demoted';
+export type ToolRankingStrategy = 'frequency-share' | 'decay';
+
+/** Why a tool ranks where it does: the strategy's parts and the penalties applied to them. */
+export type ToolScoreParts = {
+  /** 0.25 when stale or demoted, else 1. */
+  statusFactor: number;
+  /** 0.5 when not seen for 30+ days, else 1. */
+  unseenFactor: number;
+} & (
+  | { strategy: 'frequency-share'; recentUses: number; recentCalls: number; share: number }
+  | {
+      strategy: 'decay';
+      uses7d: number;
+      maxUses7d: number;
+      frequency: number;
+      ageDays: number | null;
+      recency: number;
+    }
+);
+
+export interface ToolView {
+  name: string;
+  type: ToolTypeView;
+  scope: ToolScopeView;
+  origin: 'config' | 'hook' | 'transcript';
+  server: string | null;
+  /** The declaring file for display (relative to the project, or `~/...`); null when only seen in use. */
+  source: string | null;
+  line: number | null;
+  description: string | null;
+  /** Declared but switched off in the agent's settings. */
+  disabled: boolean;
+  status: ToolStatusView;
+  statusReason: string | null;
+  score: number;
+  scoreParts: ToolScoreParts;
+  uses7d: number;
+  usesTotal: number;
+  failures: number;
+  successRate: number | null;
+  lastUsedAt: number | null;
+  unseenDays: number;
+  /** An MCP server's tools, ranked the same way. */
+  children?: ToolView[];
+}
+
+/** A config file the last scan could not read; the tools it declared keep their state. */
+export interface ToolProblemView {
+  file: string;
+  message: string;
+}
+
+export interface ToolsView {
+  /** Grows each time the ranking is recomputed; the host sends a project's tools when it changed. */
+  version: number;
+  strategy: ToolRankingStrategy;
+  builtinsHidden: boolean;
+  tools: ToolView[];
+  problems: ToolProblemView[];
+  /** Epoch ms of the last config scan, or null before the first. */
+  scannedAt: number | null;
+}
+
 export type HostMessage =
   | { type: 'state'; state: DashboardState }
-  | { type: 'rejects'; projectId: string; rejects: RejectView[]; total: number };
+  | { type: 'rejects'; projectId: string; rejects: RejectView[]; total: number }
+  | { type: 'tools'; projectId: string; tools: ToolsView };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -108,4 +215,9 @@ export type WebviewMessage =
   | { type: 'openFolder' }
   | { type: 'connect'; projectId: string }
   | { type: 'disconnect'; projectId: string }
-  | { type: 'importHistory'; projectId: string };
+  | { type: 'importHistory'; projectId: string }
+  | { type: 'adviceAction'; projectId: string; itemId: string; action: AdviceActionKind }
+  | { type: 'adviceUndo'; projectId: string }
+  | { type: 'previewContext'; projectId: string }
+  | { type: 'openToolSource'; projectId: string; name: string; scope: ToolScopeView }
+  | { type: 'setServerEnabled'; projectId: string; server: string; enabled: boolean };

@@ -3,12 +3,15 @@ import { formatBytes, formatCount, percent, relativeTime } from '../format';
 import { useNow } from '../hooks';
 import { useVsCodeState } from '../vscode';
 import type { RejectList } from './App';
+import { AdvicePanel } from './AdvicePanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { Counts } from './Counts';
 import { EmptyState } from './EmptyState';
 import { Gauge } from './Gauge';
+import { NextContext } from './NextContext';
 import { post } from '../vscode';
 import { RejectsPanel } from './RejectsPanel';
+import { ToolsSection } from './ToolsSection';
 
 interface Props {
   project: ProjectView;
@@ -73,6 +76,8 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
             <ConnectionStatus projectId={project.id} connection={project.connection} />
           )}
           {project.gauge && <Gauge gauge={project.gauge} />}
+          {project.advice && <AdvicePanel projectId={project.id} advice={project.advice} />}
+          {project.nextContext && <NextContext projectId={project.id} next={project.nextContext} />}
           {project.transcriptFiles > 0 && project.role === 'writer' && (
             <div class="history-row">
               <button
@@ -96,6 +101,7 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
             projectId={project.id}
           />
           {showRejects && <RejectsPanel projectId={project.id} rejected={counts.rejected} list={rejects} />}
+          <ToolsSection projectId={project.id} />
           {counts.events > 0 && <Meta project={project} />}
         </div>
       )}

@@ -1,0 +1,201 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { type AdviceState, readAdviceState, writeAdviceState } from '../engine/pruning/adviceState';
+import { type Advice, compactCommand } from '../engine/pruning/advisor';
+import { adviseSession, dismissalKey } from '../engine/pruning/sessionAdvice';
+import { planProjectServerEnabled, rankTools } from '../engine/registry';
+import type { AdviceActionKind, AdviceView } from '../shared/protocol';
+import type { LiveProject } from './liveProject';
+import { type Log, shortMessage } from './log';
+
+/** The registry's enabled servers change rarely; the dashboard asks far more often. */
+const SERVERS_TTL_MS = 5000;
+
+/** How a terminal running the agent can be recognised from its command line or its name. */
+const AGENT_PATTERN = /\bclaude\b/i;
+
+/** Child processes of a process (Linux /proc; elsewhere the terminal's name is all we have). */
+function childCommandLines(pid: number): string[] {
+  try {
+    const children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    return children.flatMap((child) => {
+      const line = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      return [line, ...childCommandLines(Number(child))];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** The terminal where the agent runs: by the processes inside it, else by its name. */
+export async function findAgentTerminal(): Promise<vscode.Terminal | undefined> {
+  for (const terminal of vscode.window.terminals) {
+    const pid = await terminal.processId;
+    if (pid && childCommandLines(pid).some((line) => AGENT_PATTERN.test(line))) return terminal;
+  }
+  return vscode.window.terminals.find((terminal) => AGENT_PATTERN.test(terminal.name));
+}
+
+interface Undoable {
+  label: string;
+  revert(): void;
+}
+
+/**
+ * Pruning advice for each project's live session, and the actions behind its buttons. Pins and
+ * dismissals are stored per project (the CLI honours them too); the last one can be undone.
+ */
+export class ContextAdvice {
+  private servers = new Map<string, { at: number; names: string[] }>();
+  private lastAdvice = new Map<string, Advice>();
+  private undoable = new Map<string, Undoable>();
+
+  constructor(
+    private readonly home: () => string,
+    private readonly log: Log,
+    private readonly refresh: () => void,
+  ) {}
+
+  private enabledServers(live: LiveProject): string[] {
+    const cached = this.servers.get(live.id);
+    if (cached && Date.now() - cached.at < SERVERS_TTL_MS) return cached.names;
+    const names = rankTools(live.engine, { hideBuiltins: true })
+      .filter((tool) => tool.type === 'mcp_server' && !tool.disabled && tool.server)
+      .map((tool) => tool.server!);
+    this.servers.set(live.id, { at: Date.now(), names });
+    return names;
+  }
+
+  private state(live: LiveProject): AdviceState {
+    return readAdviceState(this.home(), live.id);
+  }
+
+  view(live: LiveProject): AdviceView | null {
+    const reading = live.gauge.reading();
+    if (!reading) return null;
+    let advice: Advice;
+    try {
+      advice = adviseSession(reading, {
+        now: Date.now(),
+        servers: this.enabledServers(live),
+        state: this.state(live),
+      });
+    } catch (error) {
+      this.log.warn(`pruning advice for ${live.name}: ${shortMessage(error)}`);
+      return null;
+    }
+    this.lastAdvice.set(live.id, advice);
+    if (advice.phase === 'silent') return null;
+    return {
+      phase: advice.phase,
+      warnings: advice.warnings,
+      recommendations: advice.recommendations,
+      totalSavingTokens: advice.totalSavingTokens,
+      compactCommand: compactCommand(advice),
+      undo: this.undoable.get(live.id) ? { label: this.undoable.get(live.id)!.label } : null,
+    };
+  }
+
+  async act(live: LiveProject, itemId: string, action: AdviceActionKind): Promise<void> {
+    const advice = this.lastAdvice.get(live.id);
+    const item = advice?.scored.find((candidate) => candidate.id === itemId);
+    const name = item?.name ?? itemId;
+    switch (action) {
+      case 'compact':
+        await this.compact(advice);
+        return;
+      case 'closeFile':
+        await this.closeEditors(name);
+        return;
+      case 'disableServer':
+        await live.tools.setServerEnabled(name, false);
+        this.servers.delete(live.id);
+        // Undo only what happened: the user may have cancelled the confirmation.
+        if (this.isDisabled(live, name)) {
+          this.undoable.set(live.id, {
+            label: `Re-enable ${name}`,
+            revert: () => void live.tools.setServerEnabled(name, true),
+          });
+        }
+        this.refresh();
+        return;
+      case 'pin':
+        this.update(live, `Unpin ${name}`, (state) => ({
+          ...state,
+          pinned: [...new Set([...state.pinned, itemId])],
+        }));
+        return;
+      case 'dismiss':
+        if (!item) return;
+        this.update(live, `Bring back ${name}`, (state) => ({
+          ...state,
+          dismissed: [...state.dismissed, dismissalKey(item)],
+        }));
+        return;
+    }
+  }
+
+  private isDisabled(live: LiveProject, server: string): boolean {
+    const plan = planProjectServerEnabled({
+      projectRoot: live.engine.identity.mainRoot,
+      server,
+      enabled: false,
+    });
+    return plan.supported && plan.changes.length === 0;
+  }
+
+  undo(live: LiveProject): void {
+    const last = this.undoable.get(live.id);
+    if (!last) return;
+    this.undoable.delete(live.id);
+    last.revert();
+    this.refresh();
+  }
+
+  private update(live: LiveProject, undoLabel: string, change: (state: AdviceState) => AdviceState): void {
+    const before = this.state(live);
+    writeAdviceState(this.home(), live.id, change(before));
+    this.undoable.set(live.id, {
+      label: undoLabel,
+      revert: () => writeAdviceState(this.home(), live.id, before),
+    });
+    this.refresh();
+  }
+
+  /** Send `/compact` with focus instructions to the agent's terminal, or copy it when there is none. */
+  private async compact(advice: Advice | undefined): Promise<void> {
+    const command = advice ? compactCommand(advice) : '/compact';
+    const terminal = await findAgentTerminal();
+    if (terminal) {
+      terminal.show(false);
+      terminal.sendText(command, true);
+      void vscode.window.setStatusBarMessage(`Context Deck: sent /compact to "${terminal.name}"`, 4000);
+      return;
+    }
+    await vscode.env.clipboard.writeText(command);
+    void vscode.window.showInformationMessage(
+      'Context Deck: no terminal running Claude Code was found, so the /compact command was copied to the clipboard. Paste it into Claude Code.',
+    );
+  }
+
+  private async closeEditors(file: string): Promise<void> {
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file);
+    if (tabs.length > 0) {
+      await vscode.window.tabGroups.close(tabs);
+      void vscode.window.setStatusBarMessage(
+        `Context Deck: closed ${tabs.length} editor(s) of ${file}`,
+        4000,
+      );
+      return;
+    }
+    void vscode.window.showInformationMessage(
+      `Context Deck: no editor of ${file} is open. Claude Code still holds what it read: compact to drop it.`,
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+import { assembleSessionContext, writeSessionContext } from '../engine/context/projectContext';
+import type { SelectionMode } from '../engine/context/selection';
+import {
+  SESSION_CONTEXT_BUDGET,
+  type SessionContext,
+  TOOL_SECTION_BUDGET,
+} from '../engine/context/sessionContext';
+import type { ProjectEngine } from '../engine/projectEngine';
+import type { NextContextView } from '../shared/protocol';
+import { type Log, shortMessage } from './log';
+
+/** Ingests come in bursts while the agent works; the file is rewritten after a quiet moment. */
+const REFRESH_DEBOUNCE_MS = 1500;
+/** Recency moves with time and the tool registry changes on its own: refresh this often regardless. */
+const REFRESH_INTERVAL_MS = 60_000;
+
+export const CONTEXT_PREVIEW_SCHEME = 'context-deck-context';
+
+function selectionMode(): SelectionMode {
+  const mode = vscode.workspace.getConfiguration('contextDeck').get<string>('contextSelection', 'balanced');
+  return mode === 'conservative' || mode === 'aggressive' ? mode : 'balanced';
+}
+
+/**
+ * The context the project's next session starts with: kept current in `session-context.md` (which the
+ * recorder prints at SessionStart) by the writing window, and measured for the dashboard.
+ */
+export class NextSessionContext implements vscode.Disposable {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly interval: NodeJS.Timeout;
+  private last: SessionContext | null = null;
+
+  constructor(
+    private readonly engine: ProjectEngine,
+    private readonly log: Log,
+    private readonly notify: () => void,
+  ) {
+    this.schedule(0);
+    this.interval = setInterval(() => this.schedule(0), REFRESH_INTERVAL_MS);
+  }
+
+  /** Its inputs changed (an ingest, an import, a rescan): refresh soon. */
+  schedule(delayMs = REFRESH_DEBOUNCE_MS): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), delayMs);
+  }
+
+  /** Assemble now; the writer also writes the file. Returns what the next session receives. */
+  refresh(): SessionContext | null {
+    try {
+      this.last = assembleSessionContext(this.engine, { now: Date.now(), mode: selectionMode() });
+      if (this.engine.role === 'writer') writeSessionContext(this.engine, this.last);
+      this.notify();
+    } catch (error) {
+      this.log.warn(`session context of ${this.engine.identity.name}: ${shortMessage(error)}`);
+    }
+    return this.last;
+  }
+
+  view(): NextContextView | null {
+    return this.last
+      ? {
+          chars: this.last.chars,
+          budget: SESSION_CONTEXT_BUDGET,
+          toolsChars: this.last.toolsChars,
+          toolsBudget: TOOL_SECTION_BUDGET,
+        }
+      : null;
+  }
+
+  /** Open exactly what the next session receives, with its character counts in the tab title. */
+  async preview(previews: Map<string, string>): Promise<void> {
+    const context = this.refresh();
+    if (!context) return;
+    const title = `Next session context — ${context.chars.toLocaleString('en-US')} of ${SESSION_CONTEXT_BUDGET.toLocaleString('en-US')} chars, tools ${context.toolsChars} of ${TOOL_SECTION_BUDGET}.md`;
+    const uri = vscode.Uri.from({
+      scheme: CONTEXT_PREVIEW_SCHEME,
+      path: `/${this.engine.identity.name}/${title}`,
+    });
+    previews.set(uri.toString(), context.text);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.interval);
+  }
+}
+
+/** Serves the preview documents' text. */
+export class ContextPreviewProvider implements vscode.TextDocumentContentProvider {
+  readonly texts = new Map<string, string>();
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+}

@@ -1,0 +1,452 @@
+/**
+ * Keeps one project's tool registry current and ranked for the dashboard (issue 4):
+ * - the writer scans the agents' config files into the registry at start, after an ingest that brought a
+ *   session start, and when one of those files changes (debounced), and discovers tools from use after
+ *   every ingest and history import; a reader only ranks the writer's snapshot;
+ * - every database pass runs in the project's exclusive queue, so none overlaps an ingest;
+ * - the ranking is recomputed only when something it depends on changed, and the dashboard is sent the
+ *   tools only when their version grows, never with each state update;
+ * - the dashboard's actions: open the declaring file at the entry, disable or re-enable an MCP server for
+ *   the project (plan, confirm the exact changes, write with a backup), all reversible.
+ * Nothing here throws into VS Code: failures are logged.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ProjectEngine } from '../engine/projectEngine';
+import {
+  type ConfigScan,
+  RANKING_STRATEGIES,
+  type RankedTool,
+  type RankingStrategy,
+  type ToolScope,
+  applyScan,
+  discoverFromUse,
+  displayPath,
+  planProjectServerEnabled,
+  rankTools,
+  scanConfigs,
+  writeProjectServerEnabled,
+} from '../engine/registry';
+import { configLocations } from '../engine/registry/configPaths';
+import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
+import { type Log, shortMessage } from './log';
+
+/** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
+const CONFIG_DEBOUNCE_MS = 500;
+/** Ranking follows tool calls; during a busy session at most this often. */
+const RANK_THROTTLE_MS = 2000;
+/** A scan that finds exactly what the last one applied still confirms the tools this often (30-day rule). */
+const CONFIRM_INTERVAL_MS = 3600_000;
+/** "Uses in 7 days" and the 30-day rule move with time even when nothing happens. */
+const RERANK_INTERVAL_MS = 10 * 60_000;
+
+/** Versions are unique across the window, so a reopened project never repeats one the dashboard has. */
+let lastVersion = 0;
+
+/** What this module needs of a LiveProject: its engine and its exclusive queue. */
+export interface ToolHost {
+  readonly engine: ProjectEngine;
+  readonly name: string;
+  exclusive<T>(job: () => Promise<T>): Promise<T>;
+}
+
+function settings(): { strategy: RankingStrategy; hideBuiltins: boolean } {
+  const config = vscode.workspace.getConfiguration('contextDeck');
+  const strategy = config.get<string>('ranking', 'frequency-share');
+  return {
+    strategy: RANKING_STRATEGIES.includes(strategy as RankingStrategy)
+      ? (strategy as RankingStrategy)
+      : 'frequency-share',
+    hideBuiltins: !config.get<boolean>('tools.showBuiltins', false),
+  };
+}
+
+export class ProjectTools implements vscode.Disposable {
+  private ranked: RankedTool[] = [];
+  private problems: ToolProblemView[] = [];
+  private scannedAt: number | null = null;
+  /** The last view built and its content as JSON, to tell a new ranking from a repeat of the last. */
+  private current: Omit<ToolsView, 'version' | 'scannedAt'> | undefined;
+  private currentKey = '';
+  /** What the last applied scan found, and when, so that a scan finding the same skips the database. */
+  private appliedScanKey = '';
+  private appliedScanAt = 0;
+  private versionNumber = 0;
+  private lastSessionStartId = 0;
+  private scanTimer: NodeJS.Timeout | undefined;
+  private rankTimer: NodeJS.Timeout | undefined;
+  private lastRankAt = 0;
+  private rankQueued = false;
+  private scanQueued = false;
+  private role: ProjectEngine['role'];
+  private disposed = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly host: ToolHost,
+    private readonly log: Log,
+    private readonly notify: () => void,
+  ) {
+    this.role = host.engine.role;
+    this.watchConfigFiles();
+    const offChange = host.engine.onDidChange(() => this.engineChanged());
+    const interval = setInterval(() => this.scheduleRank(), RERANK_INTERVAL_MS);
+    this.disposables.push(
+      { dispose: offChange },
+      { dispose: () => clearInterval(interval) },
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (
+          event.affectsConfiguration('contextDeck.ranking') ||
+          event.affectsConfiguration('contextDeck.tools.showBuiltins')
+        )
+          this.scheduleRank(true);
+      }),
+    );
+    this.scheduleScan(0);
+  }
+
+  /** Grows with each new ranking; the dashboard resends the tools when it differs from what it sent. */
+  get version(): number {
+    return this.versionNumber;
+  }
+
+  private get root(): string {
+    return this.host.engine.identity.mainRoot;
+  }
+
+  view(): ToolsView {
+    return {
+      version: this.versionNumber,
+      strategy: this.current?.strategy ?? 'frequency-share',
+      builtinsHidden: this.current?.builtinsHidden ?? true,
+      tools: this.current?.tools ?? [],
+      problems: this.current?.problems ?? [],
+      scannedAt: this.scannedAt,
+    };
+  }
+
+  private toView(tool: RankedTool, userHome: string): ToolView {
+    const root = this.root;
+    return {
+      name: tool.name,
+      type: tool.type,
+      scope: tool.scope,
+      origin: tool.origin,
+      server: tool.server,
+      source: tool.source === null ? null : displayPath(tool.source, root, userHome),
+      line: tool.line,
+      description: tool.description,
+      disabled: tool.disabled,
+      status: tool.status,
+      statusReason: tool.statusReason,
+      score: tool.score,
+      scoreParts: tool.scoreParts,
+      uses7d: tool.uses7d,
+      usesTotal: tool.usesTotal,
+      failures: tool.failures,
+      successRate: tool.successRate,
+      lastUsedAt: tool.lastUsedAt,
+      unseenDays: tool.unseenDays,
+      ...(tool.children ? { children: tool.children.map((child) => this.toView(child, userHome)) } : {}),
+    };
+  }
+
+  /**
+   * Called by the LiveProject inside its queue, right after an ingest, rebuild or history import: new tool
+   * calls join the registry (and may demote or restore tools); a new session start rescans the config.
+   */
+  afterIngest(kind: 'ingest' | 'rebuild' | 'import', events: number): void {
+    if (this.disposed || this.host.engine.role !== 'writer') return;
+    if (kind === 'rebuild') {
+      // A rebuilt database starts with an empty registry: declare the config's tools again.
+      this.lastSessionStartId = 0;
+      this.appliedScanKey = '';
+      this.scanNow();
+    } else if (kind === 'ingest' && events > 0 && this.sawSessionStart()) {
+      this.scheduleScan(0);
+    }
+    try {
+      const found = discoverFromUse(this.host.engine);
+      if (found.calls > 0 || kind === 'rebuild') {
+        if (found.added.length || found.demoted.length || found.recovered.length)
+          this.log.info(
+            `${this.host.name} tools: ${found.added.length} found in use, ${found.demoted.length} demoted, ${found.recovered.length} recovered`,
+          );
+        this.scheduleRank();
+      }
+    } catch (error) {
+      this.log.error(`discovering tools of ${this.host.name} failed`, error);
+    }
+  }
+
+  /** Whether a SessionStart event arrived since the last look (a range read on the primary key). */
+  private sawSessionStart(): boolean {
+    const db = this.host.engine.db;
+    const latest = db.number(
+      `SELECT coalesce(max(id), 0) FROM events WHERE id > ? AND kind = 'SessionStart'`,
+      [this.lastSessionStartId],
+    );
+    if (latest <= this.lastSessionStartId) return false;
+    this.lastSessionStartId = latest;
+    return true;
+  }
+
+  /** A reader follows the writer's snapshots; a reader that took over becomes the one that scans. */
+  private engineChanged(): void {
+    const role = this.host.engine.role;
+    if (role !== this.role) {
+      this.role = role;
+      if (role === 'writer') {
+        this.scheduleScan(0);
+        return;
+      }
+    }
+    if (role === 'reader') this.scheduleRank();
+  }
+
+  /** Rescan the config (writer: into the registry; reader: for its problems only), then rank. */
+  scheduleScan(delayMs = CONFIG_DEBOUNCE_MS): void {
+    if (this.disposed) return;
+    clearTimeout(this.scanTimer);
+    this.scanTimer = setTimeout(() => {
+      this.scanTimer = undefined;
+      if (this.scanQueued) return;
+      this.scanQueued = true;
+      void this.host
+        .exclusive(async () => {
+          this.scanQueued = false;
+          this.scanNow();
+          if (this.host.engine.role === 'writer') discoverFromUse(this.host.engine);
+          this.rankNow();
+        })
+        .catch((error: unknown) => {
+          this.scanQueued = false;
+          this.log.error(`scanning the tools of ${this.host.name} failed`, error);
+        });
+    }, delayMs);
+  }
+
+  /** Must run inside the queue. */
+  private scanNow(): void {
+    if (this.disposed) return;
+    try {
+      const scan: ConfigScan = scanConfigs({ projectRoot: this.root });
+      this.scannedAt = Date.now();
+      const known = new Set(this.problems.map((problem) => `${problem.file}\0${problem.message}`));
+      this.problems = scan.problems.map((problem) => ({
+        file: displayPath(problem.file, scan.projectRoot, scan.userHome),
+        message: problem.message,
+      }));
+      for (const problem of this.problems)
+        if (!known.has(`${problem.file}\0${problem.message}`))
+          this.log.warn(`${this.host.name}: could not read ${problem.file}: ${problem.message}`);
+      if (this.host.engine.role !== 'writer') return;
+      // ~/.claude.json is rewritten by Claude Code all the time: a scan that finds what the last one applied
+      // changes nothing but the confirmation time, which only matters on a scale of days.
+      const key = JSON.stringify([scan.entries, scan.problems, scan.scopes]);
+      if (key === this.appliedScanKey && Date.now() - this.appliedScanAt < CONFIRM_INTERVAL_MS) return;
+      const applied = applyScan(this.host.engine, scan);
+      this.appliedScanKey = key;
+      this.appliedScanAt = Date.now();
+      if (applied.added.length || applied.staled.length || applied.restored.length)
+        this.log.info(
+          `${this.host.name} config scan: ${scan.entries.length} declared; ${applied.added.length} new, ` +
+            `${applied.staled.length} now stale, ${applied.restored.length} back (${applied.ms.toFixed(1)} ms)`,
+        );
+    } catch (error) {
+      this.log.error(`scanning the tools of ${this.host.name} failed`, error);
+    }
+  }
+
+  /** Rank again soon (at most every RANK_THROTTLE_MS), in the queue. `now` skips the wait (a setting changed). */
+  scheduleRank(now = false): void {
+    if (this.disposed || this.rankTimer || this.rankQueued) return;
+    const wait = now ? 0 : Math.max(0, this.lastRankAt + RANK_THROTTLE_MS - Date.now());
+    this.rankTimer = setTimeout(() => {
+      this.rankTimer = undefined;
+      this.rankQueued = true;
+      void this.host
+        .exclusive(async () => {
+          this.rankQueued = false;
+          this.rankNow();
+        })
+        .catch((error: unknown) => {
+          this.rankQueued = false;
+          this.log.error(`ranking the tools of ${this.host.name} failed`, error);
+        });
+    }, wait);
+  }
+
+  /** Must run inside the queue. */
+  private rankNow(): void {
+    if (this.disposed) return;
+    try {
+      const { strategy, hideBuiltins } = settings();
+      this.ranked = rankTools(this.host.engine, { strategy, hideBuiltins });
+      this.lastRankAt = Date.now();
+      const userHome = configLocations({ projectRoot: this.root }).userHome;
+      const next = {
+        strategy,
+        builtinsHidden: hideBuiltins,
+        tools: this.ranked.map((tool) => this.toView(tool, userHome)),
+        problems: this.problems,
+      };
+      const key = JSON.stringify(next);
+      // The same list again (a rescan that changed nothing, the periodic rerank): nothing to resend.
+      if (key === this.currentKey && this.versionNumber > 0) return;
+      this.current = next;
+      this.currentKey = key;
+      this.versionNumber = ++lastVersion;
+      this.notify();
+    } catch (error) {
+      this.log.error(`ranking the tools of ${this.host.name} failed`, error);
+    }
+  }
+
+  /**
+   * Every file that declares tools for this project or its user, watched for a debounced rescan. The
+   * user's folders are watched one by one: a recursive watch of all of ~/.claude would follow every
+   * transcript write. Plugins are followed through their install list, which changes with each install,
+   * update and removal.
+   */
+  private watchConfigFiles(): void {
+    const locations = configLocations({ projectRoot: this.root });
+    const root = vscode.Uri.file(this.root);
+    const inClaudeDir = (...parts: string[]) => vscode.Uri.file(path.join(locations.claudeDir, ...parts));
+    const patterns = [
+      new vscode.RelativePattern(root, '.mcp.json'),
+      new vscode.RelativePattern(root, '.claude/settings*.json'),
+      new vscode.RelativePattern(root, '.claude/{skills,commands,agents}/**'),
+      new vscode.RelativePattern(root, '{.vscode,.cursor}/mcp.json'),
+      new vscode.RelativePattern(
+        vscode.Uri.file(path.dirname(locations.claudeJson)),
+        path.basename(locations.claudeJson),
+      ),
+      new vscode.RelativePattern(inClaudeDir(), 'settings.json'),
+      new vscode.RelativePattern(inClaudeDir('skills'), '**'),
+      new vscode.RelativePattern(inClaudeDir('commands'), '**'),
+      new vscode.RelativePattern(inClaudeDir('agents'), '**'),
+      new vscode.RelativePattern(inClaudeDir('plugins'), '*.json'),
+    ];
+    const changed = () => this.scheduleScan();
+    for (const pattern of patterns) {
+      try {
+        const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+        watcher.onDidChange(changed);
+        watcher.onDidCreate(changed);
+        watcher.onDidDelete(changed);
+        this.disposables.push(watcher);
+      } catch (error) {
+        this.log.warn(`cannot watch ${pattern.baseUri.fsPath}/${pattern.pattern}: ${shortMessage(error)}`);
+      }
+    }
+  }
+
+  private find(name: string, scope: ToolScope): { tool: RankedTool; parent?: RankedTool } | undefined {
+    for (const tool of this.ranked) {
+      if (tool.name === name && tool.scope === scope) return { tool };
+      const child = tool.children?.find((candidate) => candidate.name === name && candidate.scope === scope);
+      if (child) return { tool: child, parent: tool };
+    }
+    return undefined;
+  }
+
+  /** Open the file that declares a tool at its entry; a tool only seen in use opens its server's. */
+  async openSource(name: string, scope: ToolScope): Promise<void> {
+    const found = this.find(name, scope);
+    if (!found) return;
+    const declared = found.tool.source !== null ? found.tool : found.parent;
+    if (!declared || declared.source === null) {
+      void vscode.window.showInformationMessage(
+        `Context Deck: ${name} was found in the agent's tool calls; no config file of this project declares it.`,
+      );
+      return;
+    }
+    const line = Math.max(0, (declared.line ?? 1) - 1);
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(vscode.Uri.file(declared.source));
+    } catch (error) {
+      void vscode.window.showWarningMessage(
+        `Context Deck could not open ${declared.source}: ${shortMessage(error)}`,
+      );
+      return;
+    }
+    const entry = document.lineAt(Math.min(line, document.lineCount - 1));
+    await vscode.window.showTextDocument(document, {
+      selection: new vscode.Range(
+        entry.lineNumber,
+        entry.firstNonWhitespaceCharacterIndex,
+        entry.lineNumber,
+        entry.range.end.character,
+      ),
+      preview: true,
+    });
+  }
+
+  /**
+   * Disable or re-enable an MCP server for this project through Claude Code's own settings: the exact change
+   * is shown in a modal first, the file is written with a backup, and the registry is rescanned.
+   */
+  async setServerEnabled(server: string, enabled: boolean): Promise<void> {
+    try {
+      await this.toggleServer(server, enabled);
+    } catch (error) {
+      this.log.error(`${enabled ? 'enabling' : 'disabling'} ${server} failed`, error);
+      void vscode.window.showErrorMessage(
+        `Context Deck could not ${enabled ? 'enable' : 'disable'} ${server}: ${shortMessage(error)}`,
+      );
+    }
+  }
+
+  private async toggleServer(server: string, enabled: boolean): Promise<void> {
+    const known = this.ranked.some((tool) => tool.type === 'mcp_server' && tool.server === server);
+    if (!known) {
+      this.log.warn(`${this.host.name}: no MCP server "${server}" in the registry; nothing changed`);
+      return;
+    }
+    const plan = planProjectServerEnabled({ projectRoot: this.root, server, enabled });
+    if (!plan.supported) {
+      void vscode.window.showWarningMessage(
+        `Context Deck can't ${enabled ? 'enable' : 'disable'} "${server}" for this project: ${plan.reason}.`,
+      );
+      return;
+    }
+    if (plan.changes.length === 0) {
+      const notes = plan.notes.length ? ` ${plan.notes.join('; ')}.` : '';
+      void vscode.window.showInformationMessage(
+        `Context Deck: ${server} is already ${enabled ? 'enabled' : 'disabled'} in ${path.basename(plan.file)}.${notes}`,
+      );
+      return;
+    }
+    const action = enabled ? 'Enable' : 'Disable';
+    const detail = [
+      ...plan.changes.map((change) => `• ${change[0].toUpperCase()}${change.slice(1)}`),
+      ...plan.notes.map((note) => `Note: ${note}.`),
+      '',
+      `A backup of the file is written first; nothing else in it changes. Claude Code applies it from its next session. ${
+        enabled ? 'Disable it again' : 'Re-enable it'
+      } from the dashboard at any time.`,
+    ].join('\n');
+    const choice = await vscode.window.showWarningMessage(
+      `${action} the MCP server "${server}" for ${this.host.name}?`,
+      { modal: true, detail },
+      action,
+    );
+    if (choice !== action) return;
+    const backup = writeProjectServerEnabled(plan);
+    this.log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
+    void vscode.window.setStatusBarMessage(
+      `Context Deck: ${server} ${enabled ? 'enabled' : 'disabled'} for ${this.host.name}`,
+      4000,
+    );
+    this.scheduleScan(0);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.scanTimer);
+    clearTimeout(this.rankTimer);
+    this.disposables.forEach((disposable) => disposable.dispose());
+  }
+}

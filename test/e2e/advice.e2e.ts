@@ -1,0 +1,121 @@
+/**
+ * Pruning advice in a real VS Code: a session at 85% of its window shows what to drop; pinning an item
+ * removes it from the advice; compacting with no agent terminal open copies the command with a notice.
+ * Screenshots: test-output/e2e/advice/.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { writeDemo } from '../support/demoWorkspace';
+import { REPO_ROOT } from '../support/processes';
+import {
+  expectedPercent,
+  promptLine,
+  toolTurnLines,
+  transcriptPath,
+  writeTranscript,
+} from '../support/transcripts';
+import { type Workbench, launchWorkbench } from '../support/workbench';
+
+const SCREENSHOTS = path.join(REPO_ROOT, 'test-output', 'e2e', 'advice');
+const VSIX = path.join(REPO_ROOT, 'dist', 'context-deck.vsix');
+const MIN = 60_000;
+
+describe('pruning advice in a real VS Code', () => {
+  let root: string;
+  let workbench: Workbench;
+  let home: string;
+
+  before(async () => {
+    assert.ok(fs.existsSync(VSIX), `the packaged extension exists (${VSIX}); run npm run package`);
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-e2e-advice-'));
+    const demo = writeDemo(root);
+    home = demo.home;
+    // A newer session than the demo's: it becomes the active one, at 85% of a 200k window.
+    const now = Date.now();
+    const base = { sessionId: 'busy-session', cwd: demo.project };
+    const read = (file: string, minutesAgo: number, chars: number, tokens: number) => ({
+      tool: 'Read',
+      input: { file_path: path.join(demo.project, file) },
+      resultChars: chars,
+      tokens,
+      at: now - minutesAgo * MIN,
+    });
+    const transcript = transcriptPath(demo.claudeDir, demo.project, 'busy-session');
+    writeTranscript(transcript, [
+      promptLine({ ...base, text: 'Start with the reporting module', at: now - 240 * MIN }),
+      promptLine({ ...base, text: 'Now fix the retry logic in src/api.ts', at: now - 20 * MIN }),
+      ...toolTurnLines({
+        ...base,
+        turns: [
+          read('src/legacyReport.ts', 230, 36_000, 60_000),
+          read('src/legacyExport.ts', 200, 24_000, 90_000),
+          {
+            tool: 'Skill',
+            input: { skill: 'pdf-forms' },
+            resultChars: 2_800,
+            tokens: 120_000,
+            at: now - 190 * MIN,
+          },
+          read('src/api.ts', 3, 8_000, 170_000),
+        ],
+      }),
+    ]);
+    assert.equal(expectedPercent(transcript), 85);
+    fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
+    workbench = await launchWorkbench({
+      vsix: VSIX,
+      workspace: demo.project,
+      env: { CONTEXT_DECK_HOME: home, CLAUDE_CONFIG_DIR: demo.claudeDir },
+      screenshotsDir: SCREENSHOTS,
+    });
+    await workbench.openContainer('Context Deck');
+    await workbench.page.mouse.move(900, 500);
+  });
+
+  after(async () => {
+    await workbench?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('at 85% the dashboard advises what to drop, with savings and reasons', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="advice"]', 60_000);
+    const legacy = frame.locator('[data-testid="advice-item"][data-item$="legacyReport.ts"]');
+    await legacy.waitFor({ timeout: 15_000 });
+    const text = await legacy.innerText();
+    assert.match(text, /HIGH/);
+    assert.match(text, /saves ~9,000t/);
+    assert.match(text, /unrelated to the latest prompt/);
+    assert.equal(
+      await frame.locator('[data-testid="advice-item"][data-item$="src/api.ts"]').count(),
+      0,
+      'the file of the current task is not suggested',
+    );
+    await workbench.screenshot('01-advice');
+  });
+
+  test('pin removes an item from the advice, and undo brings it back', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="advice"]');
+    const legacy = frame.locator('[data-testid="advice-item"][data-item$="legacyReport.ts"]');
+    await legacy.locator('[data-testid="advice-pin"]').click();
+    await legacy.waitFor({ state: 'detached', timeout: 15_000 });
+    const projects = path.join(home, 'projects');
+    const state = JSON.parse(
+      fs.readFileSync(path.join(projects, fs.readdirSync(projects)[0], 'advice.json'), 'utf8'),
+    );
+    assert.ok(state.pinned.some((id: string) => id.endsWith('legacyReport.ts')));
+    await workbench.screenshot('02-pinned');
+    await frame.locator('[data-testid="advice-undo"]').click();
+    await legacy.waitFor({ timeout: 15_000 });
+  });
+
+  test('compact with no agent terminal open copies the command and says so', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="advice-compact"]');
+    await frame.locator('[data-testid="advice-compact"]').click();
+    const toasts = await workbench.waitForNotification(/copied to the clipboard/, 15_000);
+    assert.ok(toasts.some((toast) => /no terminal running Claude Code/.test(toast)));
+    await workbench.screenshot('03-compact-copied');
+  });
+});

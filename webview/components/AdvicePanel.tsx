@@ -1,0 +1,133 @@
+import type { AdviceActionKind, AdviceView, RecommendationView } from '../../src/shared/protocol';
+import { formatCount } from '../format';
+import { post } from '../vscode';
+import './advice.css';
+
+const PRIMARY_LABELS: Record<RecommendationView['action'], { label: string; icon: string }> = {
+  compact: { label: 'Compact', icon: 'fold' },
+  closeFile: { label: 'Close editors', icon: 'close-all' },
+  disableServer: { label: 'Disable server', icon: 'debug-disconnect' },
+};
+
+const TYPE_ICONS: Record<RecommendationView['type'], string> = {
+  file: 'file',
+  skill: 'book',
+  subagent: 'hubot',
+  mcp_server: 'server',
+  session: 'comment-discussion',
+};
+
+function baseName(item: string): string {
+  return item.split(/[\\/]/).pop() ?? item;
+}
+
+/** What to drop from the context, beside the gauge from 70% full; every button does something real. */
+export function AdvicePanel({ projectId, advice }: { projectId: string; advice: AdviceView }) {
+  const act = (itemId: string, action: AdviceActionKind) =>
+    post({ type: 'adviceAction', projectId, itemId, action });
+  return (
+    <section
+      class={`advice phase-${advice.phase}`}
+      aria-labelledby={`advice-${projectId}`}
+      data-testid="advice"
+    >
+      <div class="advice-head">
+        <h3 id={`advice-${projectId}`}>
+          <i class="codicon codicon-lightbulb" aria-hidden="true" /> What to drop
+        </h3>
+        {advice.totalSavingTokens > 0 && (
+          <span class="muted">saves ~{formatCount(advice.totalSavingTokens)} tokens</span>
+        )}
+      </div>
+      {advice.warnings.map((warning) => (
+        <p class="advice-warning" role="alert" key={warning}>
+          <i class="codicon codicon-warning" aria-hidden="true" /> {warning}
+        </p>
+      ))}
+      <div class="advice-compact">
+        <button
+          type="button"
+          class="primary"
+          data-testid="advice-compact"
+          title={advice.compactCommand}
+          onClick={() => act('session:compact', 'compact')}
+        >
+          <i class="codicon codicon-fold" aria-hidden="true" /> Compact with focus
+        </button>
+        <code class="advice-command" title={advice.compactCommand}>
+          {advice.compactCommand}
+        </code>
+      </div>
+      {advice.recommendations.length > 0 && (
+        <ol class="advice-list">
+          {advice.recommendations
+            .filter((rec) => rec.type !== 'session')
+            .map((rec) => (
+              <li
+                key={rec.itemId}
+                class={`advice-item priority-${rec.priority}`}
+                data-testid="advice-item"
+                data-item={rec.itemId}
+              >
+                <div class="advice-line">
+                  <span class={`advice-priority ${rec.priority}`}>{rec.priority}</span>
+                  <i class={`codicon codicon-${TYPE_ICONS[rec.type]}`} aria-hidden="true" />
+                  <span class="advice-name" title={rec.item}>
+                    {rec.type === 'file' ? baseName(rec.item) : rec.item}
+                  </span>
+                  <span class="muted advice-figures">
+                    score {rec.score ?? '–'}
+                    {rec.savingTokens !== null
+                      ? ` · saves ~${formatCount(rec.savingTokens)}t`
+                      : ' · size unknown'}
+                  </span>
+                </div>
+                <p class="advice-reason muted">{rec.reason}</p>
+                <div class="advice-actions">
+                  <button
+                    type="button"
+                    class="link-button"
+                    data-testid="advice-primary"
+                    onClick={() => act(rec.itemId, rec.action)}
+                  >
+                    <i class={`codicon codicon-${PRIMARY_LABELS[rec.action].icon}`} aria-hidden="true" />{' '}
+                    {PRIMARY_LABELS[rec.action].label}
+                  </button>
+                  <button
+                    type="button"
+                    class="link-button"
+                    data-testid="advice-pin"
+                    aria-label={`Pin ${rec.item}: never suggest it again`}
+                    title="Never suggest this again"
+                    onClick={() => act(rec.itemId, 'pin')}
+                  >
+                    <i class="codicon codicon-pin" aria-hidden="true" /> Pin
+                  </button>
+                  <button
+                    type="button"
+                    class="link-button"
+                    data-testid="advice-dismiss"
+                    aria-label={`Dismiss ${rec.item} until it changes`}
+                    title="Hide until it changes"
+                    onClick={() => act(rec.itemId, 'dismiss')}
+                  >
+                    <i class="codicon codicon-close" aria-hidden="true" /> Dismiss
+                  </button>
+                </div>
+              </li>
+            ))}
+        </ol>
+      )}
+      {advice.undo && (
+        <button
+          type="button"
+          class="link-button"
+          data-testid="advice-undo"
+          onClick={() => post({ type: 'adviceUndo', projectId })}
+        >
+          <i class="codicon codicon-discard" aria-hidden="true" /> Undo: {advice.undo.label}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -13,7 +13,15 @@ import { MIGRATIONS } from '../src/engine/schema';
 import { tsNodeArgs } from '../test/support/processes';
 import { type BenchSection, round } from './report';
 
-const TABLES = ['log_files', 'events', 'sessions', 'tool_calls', 'prompts', 'rejects'] as const;
+const TABLES = [
+  'log_files',
+  'events',
+  'sessions',
+  'tool_calls',
+  'prompts',
+  'rejects',
+  'observations',
+] as const;
 
 /** A realistic mix: sessions of ~40 events, prompts, tool calls with small to medium outputs, 5% failures. */
 function writeEventLog(file: string, count: number, cwd: string): number {
@@ -104,6 +112,22 @@ function insertSql(table: string, columns: string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 }
 
+/** Every insert of the same rows: each table's, plus the observations' full-text index (FTS4, as ours). */
+function insertJobs(rows: Rows): Array<{ sql: string; values: unknown[][] }> {
+  const jobs = TABLES.map((table) => ({
+    sql: insertSql(table, rows[table].columns),
+    values: rows[table].values,
+  }));
+  const { columns, values } = rows.observations;
+  const seq = columns.indexOf('seq');
+  const text = columns.indexOf('text');
+  jobs.push({
+    sql: 'INSERT INTO observations_fts (docid, text) VALUES (?, ?)',
+    values: values.map((row) => [row[seq], row[text]]),
+  });
+  return jobs;
+}
+
 /** Native bare inserts of the same rows: same schema and indexes, prepared statements, one transaction a MiB-sized batch. */
 function nativeInsertMs(
   rows: Rows,
@@ -112,12 +136,11 @@ function nativeInsertMs(
   const db = new Database(':memory:');
   db.exec(MIGRATIONS.join(';'));
   const started = performance.now();
-  for (const table of TABLES) {
-    const statement = db.prepare(insertSql(table, rows[table].columns));
-    const values = rows[table].values;
-    for (let i = 0; i < values.length; i += batch) {
+  for (const job of insertJobs(rows)) {
+    const statement = db.prepare(job.sql);
+    for (let i = 0; i < job.values.length; i += batch) {
       db.transaction(() => {
-        for (const row of values.slice(i, i + batch)) statement.run(...(row as never[]));
+        for (const row of job.values.slice(i, i + batch)) statement.run(...(row as never[]));
       })();
     }
   }
@@ -139,12 +162,11 @@ async function sqlJsInsertMs(rows: Rows, batch: number): Promise<number> {
   const db = new SQL.Database();
   db.exec(MIGRATIONS.join(';'));
   const started = performance.now();
-  for (const table of TABLES) {
-    const statement = db.prepare(insertSql(table, rows[table].columns));
-    const values = rows[table].values;
-    for (let i = 0; i < values.length; i += batch) {
+  for (const job of insertJobs(rows)) {
+    const statement = db.prepare(job.sql);
+    for (let i = 0; i < job.values.length; i += batch) {
       db.exec('BEGIN');
-      for (const row of values.slice(i, i + batch)) statement.run(row as never[]);
+      for (const row of job.values.slice(i, i + batch)) statement.run(row as never[]);
       db.exec('COMMIT');
     }
     statement.free();

@@ -37,6 +37,15 @@ async function main(): Promise<void> {
     sections[name] = section;
     console.log(`${formatTable(section)}\n`);
   }
+  // Sections not run this time keep their last results, so `--only` refreshes part of the file.
+  const file = path.join(__dirname, 'results.json');
+  let previous: Record<string, unknown> = {};
+  try {
+    previous =
+      (JSON.parse(fs.readFileSync(file, 'utf8')) as { sections?: Record<string, unknown> }).sections ?? {};
+  } catch {
+    // First run.
+  }
   const report = {
     date: new Date().toISOString(),
     machine: {
@@ -45,9 +54,17 @@ async function main(): Promise<void> {
       memoryBytes: os.totalmem(),
       node: process.version,
     },
-    sections: Object.fromEntries(Object.entries(sections).map(([name, section]) => [name, { ...section }])),
+    loadAverage: os.loadavg(),
+    sections: {
+      ...previous,
+      ...Object.fromEntries(
+        Object.entries(sections).map(([name, section]) => [
+          name,
+          { ...section, measuredAt: new Date().toISOString() },
+        ]),
+      ),
+    },
   };
-  const file = path.join(__dirname, 'results.json');
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`results written to ${path.relative(process.cwd(), file)}`);
 }

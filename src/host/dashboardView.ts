@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AdviceActionKind, HostMessage, WebviewMessage } from '../shared/protocol';
 import type { Log } from './log';
+import { memoryView } from './memoryCommands';
 import type { Projects } from './projects';
 
 export const DASHBOARD_VIEW_ID = 'contextDeck.dashboard';
@@ -36,6 +37,9 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
   private readyWaiters: Array<() => void> = [];
   /** The version of each project's tools last sent: the big list goes only when it changed. */
   private readonly sentTools = new Map<string, number>();
+  /** Each project's Memory section search (box and type filters), answered again when the memory changes. */
+  private readonly memoryRequests = new Map<string, { request: number; query: string; types: string[] }>();
+  private readonly sentMemory = new Map<string, string>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -109,6 +113,8 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
       case 'ready':
         this.ready = true;
         this.sentTools.clear();
+        this.memoryRequests.clear();
+        this.sentMemory.clear();
         this.sendState();
         this.readyWaiters.splice(0).forEach((wake) => wake());
         return;
@@ -158,6 +164,27 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
           ?.tools.setServerEnabled(message.server, message.enabled)
           .catch(fail);
         return;
+      case 'memorySearch':
+        this.memoryRequests.set(message.projectId, {
+          request: message.request,
+          query: message.query,
+          types: message.types,
+        });
+        this.sendMemory(message.projectId);
+        return;
+      case 'openObservation':
+        void Promise.resolve(
+          vscode.commands.executeCommand('contextDeck.openObservation', {
+            projectId: message.projectId,
+            id: message.id,
+          }),
+        ).catch(fail);
+        return;
+      case 'searchMemory':
+        void Promise.resolve(
+          vscode.commands.executeCommand('contextDeck.searchMemory', message.projectId, message.query),
+        ).catch(fail);
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;
@@ -192,8 +219,27 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
     try {
       this.post({ type: 'state', state: this.projects.state() });
       this.sendTools();
+      this.sendMemory();
     } catch (error) {
       this.log.error('building dashboard state failed', error);
+    }
+  }
+
+  /** Answer each project's Memory section search (all, or one project's new one) when the answer changed. */
+  private sendMemory(onlyProjectId?: string): void {
+    for (const [projectId, request] of this.memoryRequests) {
+      if (onlyProjectId !== undefined && projectId !== onlyProjectId) continue;
+      const live = this.projects.find(projectId);
+      if (!live) continue;
+      try {
+        const memory = memoryView(live, request);
+        const key = JSON.stringify(memory);
+        if (this.sentMemory.get(projectId) === key) continue;
+        this.sentMemory.set(projectId, key);
+        this.post({ type: 'memory', projectId, memory });
+      } catch (error) {
+        this.log.error(`searching the memory of ${live.name} failed`, error);
+      }
     }
   }
 
@@ -305,6 +351,35 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
             server: message.server,
             enabled: message.enabled,
           }
+        : undefined;
+    case 'memorySearch':
+      return typeof message.projectId === 'string' &&
+        typeof message.request === 'number' &&
+        Number.isSafeInteger(message.request) &&
+        typeof message.query === 'string' &&
+        message.query.length <= 1000 &&
+        Array.isArray(message.types) &&
+        message.types.length <= 20 &&
+        message.types.every((type) => typeof type === 'string' && type.length <= 40)
+        ? {
+            type: 'memorySearch',
+            projectId: message.projectId,
+            request: message.request,
+            query: message.query,
+            types: message.types as string[],
+          }
+        : undefined;
+    case 'openObservation':
+      return typeof message.projectId === 'string' &&
+        typeof message.id === 'string' &&
+        message.id.length <= 64
+        ? { type: 'openObservation', projectId: message.projectId, id: message.id }
+        : undefined;
+    case 'searchMemory':
+      return typeof message.projectId === 'string' &&
+        typeof message.query === 'string' &&
+        message.query.length <= 1000
+        ? { type: 'searchMemory', projectId: message.projectId, query: message.query }
         : undefined;
     case 'copyText':
       return typeof message.text === 'string' && message.text.length <= 100_000

@@ -7,6 +7,9 @@ import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
 import { GaugeStatusBar } from './gaugeStatusBar';
 import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './nextSessionContext';
 import { Log } from './log';
+import { MemoryCommands } from './memoryCommands';
+import { MEMORY_SCHEME, MemoryDocumentProvider } from './memoryDocument';
+import { MemoryServers } from './mcpServers';
 import { Projects } from './projects';
 import { REJECTS_SCHEME, RejectsDocumentProvider } from './rejectsDocument';
 
@@ -25,6 +28,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const dashboard = new DashboardViewProvider(context.extensionUri, current, commands, log);
   const rejects = new RejectsDocumentProvider(current);
   current.beforeCatchUp = () => dashboard.whenReady();
+  const memoryDocuments = new MemoryDocumentProvider(current);
+  const memoryServers = new MemoryServers(context.extensionUri, current, connection, log);
+  memoryServers.register();
 
   context.subscriptions.push(
     dashboard,
@@ -36,6 +42,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_PREVIEW_SCHEME, contextPreviews),
     ...watchAgentSettings(() => current.refresh()),
     ...commands.register(),
+    memoryDocuments,
+    memoryServers,
+    vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, memoryDocuments),
+    ...new MemoryCommands(current, memoryDocuments, log).register(),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void current.reopen()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('contextDeck.home')) {
@@ -46,7 +56,10 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // Opening engines loads sql.js and snapshots; do it after activation returns so the window stays responsive.
   // The stable recorder copy is refreshed after each extension update, so existing hooks run the new one.
-  void current.reopen().then(() => connection.ensureRecorder(current.home));
+  void current.reopen().then(() => {
+    connection.ensureRecorder(current.home);
+    memoryServers.ensureStableCopy(current.home);
+  });
 }
 
 /** Connection state follows edits of Claude Code's settings, in the workspace and in the user's home. */

@@ -201,10 +201,34 @@ export interface ToolsView {
   scannedAt: number | null;
 }
 
+/** One observation of the project memory as a dashboard row (issue 5). Text is plain text, never markup. */
+export interface MemoryRowView {
+  id: string;
+  shortId: string;
+  /** One of MEMORY_TYPES (src/shared/memory.ts). */
+  type: string;
+  /** One line, cut for the list; the full text opens in an editor. */
+  text: string;
+  at: number;
+}
+
+/** The answer to a `memorySearch`: latest (empty query) or best matching observations, and counts by type. */
+export interface MemoryView {
+  /** Echo of the request this answers, so the page can drop answers to older keystrokes. */
+  request: number;
+  query: string;
+  types: string[];
+  rows: MemoryRowView[];
+  more: boolean;
+  total: number;
+  byType: Record<string, number>;
+}
+
 export type HostMessage =
   | { type: 'state'; state: DashboardState }
   | { type: 'rejects'; projectId: string; rejects: RejectView[]; total: number }
-  | { type: 'tools'; projectId: string; tools: ToolsView };
+  | { type: 'tools'; projectId: string; tools: ToolsView }
+  | { type: 'memory'; projectId: string; memory: MemoryView };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -220,4 +244,7 @@ export type WebviewMessage =
   | { type: 'adviceUndo'; projectId: string }
   | { type: 'previewContext'; projectId: string }
   | { type: 'openToolSource'; projectId: string; name: string; scope: ToolScopeView }
-  | { type: 'setServerEnabled'; projectId: string; server: string; enabled: boolean };
+  | { type: 'setServerEnabled'; projectId: string; server: string; enabled: boolean }
+  | { type: 'memorySearch'; projectId: string; request: number; query: string; types: string[] }
+  | { type: 'openObservation'; projectId: string; id: string }
+  | { type: 'searchMemory'; projectId: string; query: string };

@@ -8,6 +8,7 @@ import { ConnectionStatus } from './ConnectionStatus';
 import { Counts } from './Counts';
 import { EmptyState } from './EmptyState';
 import { Gauge } from './Gauge';
+import { MemorySection } from './MemorySection';
 import { NextContext } from './NextContext';
 import { post } from '../vscode';
 import { RejectsPanel } from './RejectsPanel';
@@ -102,6 +103,7 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
           />
           {showRejects && <RejectsPanel projectId={project.id} rejected={counts.rejected} list={rejects} />}
           <ToolsSection projectId={project.id} />
+          <MemorySection projectId={project.id} />
           {counts.events > 0 && <Meta project={project} />}
         </div>
       )}

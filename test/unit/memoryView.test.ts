@@ -1,0 +1,48 @@
+/** Pure presentation logic of the memory in VS Code: search box parsing, search as you type, clipping. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { OBSERVATION_TYPES } from '../../src/engine/memory';
+import {
+  MEMORY_TYPES,
+  MEMORY_TYPE_ICONS,
+  memoryTypeIcon,
+  oneLineClip,
+  parseMemoryQuery,
+  typingQuery,
+} from '../../src/shared/memory';
+
+describe('memory presentation', () => {
+  test('the shared type list is the engine’s, each with an icon', () => {
+    assert.deepEqual([...MEMORY_TYPES], [...OBSERVATION_TYPES]);
+    for (const type of MEMORY_TYPES) assert.ok(MEMORY_TYPE_ICONS[type]);
+    assert.equal(memoryTypeIcon('bugfix'), 'bug');
+    assert.equal(memoryTypeIcon('something else'), 'note');
+  });
+
+  test('type: filters are taken out of the query; unknown ones stay words', () => {
+    assert.deepEqual(parseMemoryQuery('type:bugfix login'), { query: 'login', types: ['bugfix'] });
+    assert.deepEqual(parseMemoryQuery('t:Problem,warning  "rate limit"  '), {
+      query: '"rate limit"',
+      types: ['problem', 'warning'],
+    });
+    assert.deepEqual(parseMemoryQuery('type:nonsense retry'), { query: 'type:nonsense retry', types: [] });
+    assert.deepEqual(parseMemoryQuery(''), { query: '', types: [] });
+  });
+
+  test('the word being typed is a prefix, unless the query says otherwise', () => {
+    assert.equal(typingQuery('token buck'), 'token buck*');
+    assert.equal(typingQuery('token '), 'token ');
+    assert.equal(typingQuery('build*'), 'build*');
+    assert.equal(typingQuery('"rate limit"'), '"rate limit"');
+    assert.equal(typingQuery('"rate lim'), '"rate lim');
+    assert.equal(typingQuery('login OR'), 'login OR');
+    assert.equal(typingQuery('api.ts'), 'api.ts*');
+    assert.equal(typingQuery('what?'), 'what?');
+    assert.equal(typingQuery(''), '');
+  });
+
+  test('one line, cut with an ellipsis', () => {
+    assert.equal(oneLineClip('a\n  b\tc', 10), 'a b c');
+    assert.equal(oneLineClip('abcdefghijkl', 6), 'abcde…');
+  });
+});

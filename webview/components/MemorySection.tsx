@@ -1,0 +1,220 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { MEMORY_TYPES, type MemoryType, memoryTypeIcon } from '../../src/shared/memory';
+import type { HostMessage, MemoryRowView, MemoryView } from '../../src/shared/protocol';
+import { formatCount, relativeTime } from '../format';
+import { useNow } from '../hooks';
+import { post, useVsCodeState } from '../vscode';
+import './memory.css';
+
+/** Keystrokes are sent to the host after this quiet time. */
+const SEARCH_DEBOUNCE_MS = 200;
+
+/**
+ * The host answers each `memorySearch` with a `memory` message, and again whenever the answer changes (the
+ * agent worked, something was forgotten). Answers are kept outside any component, like the tools list.
+ */
+const received = new Map<string, MemoryView>();
+const subscribers = new Set<() => void>();
+let nextRequest = 1;
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const data = event.data as Partial<Extract<HostMessage, { type: 'memory' }>> | null;
+  if (data?.type !== 'memory' || typeof data.projectId !== 'string' || typeof data.memory !== 'object')
+    return;
+  const previous = received.get(data.projectId);
+  // An answer to an older keystroke that arrives late is dropped; updates of the current one are kept.
+  if (previous && data.memory.request < previous.request) return;
+  received.set(data.projectId, data.memory);
+  subscribers.forEach((notify) => notify());
+});
+
+function useMemory(projectId: string): MemoryView | undefined {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const notify = () => setTick((tick) => tick + 1);
+    subscribers.add(notify);
+    return () => void subscribers.delete(notify);
+  }, []);
+  return received.get(projectId);
+}
+
+/** The project memory: latest observations, a search box and type filters; a row opens the observation. */
+export function MemorySection({ projectId }: { projectId: string }) {
+  const view = useMemory(projectId);
+  const [open, setOpen] = useVsCodeState(`memoryOpen:${projectId}`, true);
+  const [query, setQuery] = useVsCodeState(`memoryQuery:${projectId}`, '');
+  const [types, setTypes] = useVsCodeState<MemoryType[]>(`memoryTypes:${projectId}`, []);
+  const now = useNow(60_000);
+  const first = useRef(true);
+
+  // Ask at once on mount (and when filters change), after a short pause while typing.
+  useEffect(() => {
+    const send = () => {
+      const request = nextRequest++;
+      post({ type: 'memorySearch', projectId, request, query, types });
+    };
+    if (first.current) {
+      first.current = false;
+      send();
+      return undefined;
+    }
+    const timer = setTimeout(send, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [projectId, query, types.join(',')]);
+
+  const toggleType = (type: MemoryType) =>
+    setTypes((previous) =>
+      previous.includes(type) ? previous.filter((t) => t !== type) : [...previous, type],
+    );
+
+  const headingId = `memory-title-${projectId}`;
+  const bodyId = `memory-body-${projectId}`;
+  const filtering = query.trim() !== '' || types.length > 0;
+
+  return (
+    <section class="memory" aria-labelledby={headingId} data-testid="memory-section">
+      <h3 class="memory-header" id={headingId}>
+        <button
+          type="button"
+          class="memory-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen(!open)}
+        >
+          <i class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
+          Memory
+          {view && <span class="memory-count muted">{formatCount(view.total)}</span>}
+        </button>
+        {view && view.total > 0 && (
+          <button
+            type="button"
+            class="icon-button memory-search-all"
+            title="Search Memory in the command palette"
+            aria-label="Search Memory in the command palette"
+            onClick={() => post({ type: 'searchMemory', projectId, query })}
+          >
+            <i class="codicon codicon-search" aria-hidden="true" />
+          </button>
+        )}
+      </h3>
+      {open && (
+        <div class="memory-body" id={bodyId}>
+          {!view ? (
+            <p class="muted">
+              <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Reading the
+              memory…
+            </p>
+          ) : view.total === 0 ? (
+            <MemoryEmpty />
+          ) : (
+            <>
+              <div class="memory-search">
+                <i class="codicon codicon-search" aria-hidden="true" />
+                <input
+                  type="search"
+                  placeholder='Search: words, "a phrase", prefix*'
+                  aria-label="Search the memory"
+                  data-testid="memory-search"
+                  value={query}
+                  onInput={(event) => setQuery(event.currentTarget.value)}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Escape' && query) {
+                      event.preventDefault();
+                      setQuery('');
+                    }
+                  }}
+                />
+              </div>
+              <div class="memory-types" role="group" aria-label="Filter by type">
+                {MEMORY_TYPES.filter((type) => (view.byType[type] ?? 0) > 0 || types.includes(type)).map(
+                  (type) => (
+                    <button
+                      key={type}
+                      type="button"
+                      class="memory-chip"
+                      aria-pressed={types.includes(type)}
+                      data-testid="memory-type"
+                      data-type={type}
+                      title={`Show only ${type} observations`}
+                      onClick={() => toggleType(type)}
+                    >
+                      <i class={`codicon codicon-${memoryTypeIcon(type)}`} aria-hidden="true" />
+                      {type}
+                      <span class="memory-chip-count">{formatCount(view.byType[type] ?? 0)}</span>
+                    </button>
+                  ),
+                )}
+              </div>
+              {view.rows.length === 0 ? (
+                <p class="muted" role="status" data-testid="memory-no-match">
+                  No observation matches{query.trim() ? ` “${query.trim()}”` : ''}
+                  {types.length > 0 ? ` among ${types.join(', ')}` : ''}.
+                </p>
+              ) : (
+                <ul
+                  class="memory-list"
+                  aria-label={filtering ? 'Matching observations, best first' : 'Latest observations'}
+                  data-testid="memory-list"
+                >
+                  {view.rows.map((row) => (
+                    <MemoryRow key={row.id} projectId={projectId} row={row} now={now} />
+                  ))}
+                </ul>
+              )}
+              {view.more && (
+                <button
+                  type="button"
+                  class="link-button"
+                  onClick={() => post({ type: 'searchMemory', projectId, query })}
+                >
+                  <i class="codicon codicon-search" aria-hidden="true" /> More in Search Memory…
+                </button>
+              )}
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function MemoryRow({ projectId, row, now }: { projectId: string; row: MemoryRowView; now: number }) {
+  return (
+    <li class="memory-row">
+      <button
+        type="button"
+        class="memory-open"
+        data-testid="memory-row"
+        data-id={row.shortId}
+        data-type={row.type}
+        title={`${row.type} · ${row.shortId} · ${new Date(row.at).toLocaleString()}: open the full observation`}
+        onClick={() => post({ type: 'openObservation', projectId, id: row.id })}
+      >
+        <i
+          class={`codicon codicon-${memoryTypeIcon(row.type)} memory-icon type-${row.type}`}
+          aria-hidden="true"
+        />
+        <span class="visually-hidden">{row.type}: </span>
+        <span class="memory-text">{row.text}</span>
+        <time class="memory-time muted" dateTime={new Date(row.at).toISOString()}>
+          {relativeTime(row.at, now)}
+        </time>
+      </button>
+    </li>
+  );
+}
+
+function MemoryEmpty() {
+  return (
+    <div class="memory-empty" data-testid="memory-empty">
+      <p>
+        Nothing remembered yet. As the agent works, each change, command outcome, error and question becomes a
+        one-line observation here, typed as a decision, problem, fix and so on.
+      </p>
+      <p class="muted">
+        Keep a note yourself with <strong>Save Selection to Memory</strong> in the editor’s context menu. The
+        agent searches this memory through the Context Deck MCP server (search, timeline, get_observations).
+      </p>
+    </div>
+  );
+}

@@ -36,10 +36,18 @@ const SCOPE_CHOICES: ReadonlyArray<{ scope: HookScope; label: string; detail: st
 ];
 
 /** Proposed settings files, shown in a diff before anything is written. */
+/** A planned edit of another tool's settings file, shown before it is written. */
+export interface SettingsChangePlan {
+  file: string;
+  before: string | undefined;
+  after: string;
+  changes: string[];
+}
+
 export class SettingsPreviewProvider implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
 
-  show(plan: HookPlan): vscode.Uri {
+  show(plan: SettingsChangePlan): vscode.Uri {
     const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: plan.file, query: String(Date.now()) });
     this.texts.set(uri.toString(), plan.after);
     return uri;
@@ -102,7 +110,8 @@ export class AgentConnection {
       void vscode.window.showInformationMessage(`Claude Code is already connected through ${file}.`);
       return true;
     }
-    if (!(await this.confirm(plan, 'Connect', `Connect Claude Code to Context Deck?`))) return false;
+    if (!(await confirmSettingsChange(this.preview, plan, 'Connect', 'Connect Claude Code to Context Deck?')))
+      return false;
     this.write(plan);
     void vscode.window.showInformationMessage(
       `Claude Code is connected (${chosen} settings). Sessions started from now on are recorded.`,
@@ -132,7 +141,15 @@ export class AgentConnection {
     if (!target) return false;
     const plan = this.plan(target.file, (text) => planHookUninstall(target.file, text));
     if (!plan || plan.changes.length === 0) return false;
-    if (!(await this.confirm(plan, 'Disconnect', 'Disconnect Claude Code from Context Deck?'))) return false;
+    if (
+      !(await confirmSettingsChange(
+        this.preview,
+        plan,
+        'Disconnect',
+        'Disconnect Claude Code from Context Deck?',
+      ))
+    )
+      return false;
     this.write(plan);
     void vscode.window.showInformationMessage(`Claude Code is disconnected (${target.scope} settings).`);
     return true;
@@ -167,43 +184,54 @@ export class AgentConnection {
     }
   }
 
-  /** Says exactly what will change before anything is written, with the full diff one click away. */
-  private async confirm(plan: HookPlan, action: string, question: string): Promise<boolean> {
-    const showDiff = 'Show Changes';
-    const detail = [
-      `${plan.file} will change:`,
-      ...plan.changes.map((change) => `• ${change}`),
-      '',
-      'A backup of the file is written first. Nothing else in it changes.',
-    ].join('\n');
-    const choice = await vscode.window.showInformationMessage(
-      question,
-      { modal: true, detail },
-      action,
-      showDiff,
-    );
-    if (choice === action) return true;
-    if (choice !== showDiff) return false;
-    const before =
-      plan.before === undefined
-        ? vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `${plan.file}.new` })
-        : vscode.Uri.file(plan.file);
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      before,
-      this.preview.show(plan),
-      `${action}: proposed changes`,
-    );
-    return (
-      (await vscode.window.showInformationMessage(
-        `${action} with these changes to ${plan.file}?`,
-        action,
-      )) === action
-    );
-  }
-
   private write(plan: HookPlan): void {
     const backup = writeSettingsWithBackup(plan.file, plan.after);
     this.log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
   }
+}
+
+/**
+ * Says exactly what will change before anything is written, with the full diff one click away. Every edit
+ * of another tool's settings (hooks, MCP servers) goes through here.
+ */
+export async function confirmSettingsChange(
+  preview: SettingsPreviewProvider,
+  plan: SettingsChangePlan,
+  action: string,
+  question: string,
+  notes: string[] = [],
+): Promise<boolean> {
+  const showDiff = 'Show Changes';
+  const detail = [
+    `${plan.file} will change:`,
+    ...plan.changes.map((change) => `• ${change}`),
+    '',
+    ...notes,
+    ...(notes.length > 0 ? [''] : []),
+    plan.before === undefined
+      ? 'The file does not exist yet and will be created.'
+      : 'A backup of the file is written first. Nothing else in it changes.',
+  ].join('\n');
+  const choice = await vscode.window.showInformationMessage(
+    question,
+    { modal: true, detail },
+    action,
+    showDiff,
+  );
+  if (choice === action) return true;
+  if (choice !== showDiff) return false;
+  const before =
+    plan.before === undefined
+      ? vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `${plan.file}.new` })
+      : vscode.Uri.file(plan.file);
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    before,
+    preview.show(plan),
+    `${action}: proposed changes`,
+  );
+  return (
+    (await vscode.window.showInformationMessage(`${action} with these changes to ${plan.file}?`, action)) ===
+    action
+  );
 }

@@ -2,10 +2,9 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { eventsDir } from '../engine/paths';
 import type { AgentConnection } from './agentConnection';
-import type { LiveProject } from './liveProject';
 import type { ContextPreviewProvider } from './nextSessionContext';
 import { type Log, shortMessage } from './log';
-import type { Projects } from './projects';
+import { type Projects, chooseProject } from './projects';
 import { RejectsDocumentProvider } from './rejectsDocument';
 
 /** Every command the manifest contributes, implemented on top of the open projects. */
@@ -62,7 +61,7 @@ export class Commands {
   }
 
   async showRejects(projectId?: string): Promise<void> {
-    const live = projectId ? this.projects.find(projectId) : await this.pickProject('Show rejected lines of');
+    const live = await chooseProject(this.projects, projectId, 'Show rejected lines of');
     if (!live) return;
     const doc = await vscode.workspace.openTextDocument(RejectsDocumentProvider.uriFor(live.id, live.name));
     await vscode.window.showTextDocument(doc, { preview: true });
@@ -129,16 +128,12 @@ export class Commands {
   }
 
   async previewSessionContext(projectId?: string): Promise<void> {
-    const live = projectId
-      ? this.projects.find(projectId)
-      : await this.pickProject('Preview the next session context of');
+    const live = await chooseProject(this.projects, projectId, 'Preview the next session context of');
     if (live) await live.nextContext.preview(this.contextPreviews.texts);
   }
 
   async importHistory(projectId?: string): Promise<void> {
-    const live = projectId
-      ? this.projects.find(projectId)
-      : await this.pickProject('Import Claude Code history into');
+    const live = await chooseProject(this.projects, projectId, 'Import Claude Code history into');
     if (!live) return;
     if (live.engine.role !== 'writer') {
       void vscode.window.showInformationMessage(
@@ -165,16 +160,14 @@ export class Commands {
   }
 
   async connectClaudeCode(projectId?: string): Promise<void> {
-    const live = projectId ? this.projects.find(projectId) : await this.pickProject('Connect Claude Code in');
+    const live = await chooseProject(this.projects, projectId, 'Connect Claude Code in');
     if (!live) return;
     if (await this.connection.connect(this.projects.home, live.engine.identity.mainRoot))
       this.projects.refresh();
   }
 
   async disconnectClaudeCode(projectId?: string): Promise<void> {
-    const live = projectId
-      ? this.projects.find(projectId)
-      : await this.pickProject('Disconnect Claude Code in');
+    const live = await chooseProject(this.projects, projectId, 'Disconnect Claude Code in');
     if (!live) return;
     if (await this.connection.disconnect(live.engine.identity.mainRoot)) this.projects.refresh();
   }
@@ -186,18 +179,5 @@ export class Commands {
   async copyText(text: string): Promise<void> {
     await vscode.env.clipboard.writeText(text);
     void vscode.window.setStatusBarMessage('Context Deck: copied to the clipboard', 2000);
-  }
-
-  private async pickProject(title: string): Promise<LiveProject | undefined> {
-    const all = this.projects.all;
-    if (all.length <= 1) {
-      if (all.length === 0) void vscode.window.showInformationMessage('Context Deck: no project is open.');
-      return all[0];
-    }
-    const picked = await vscode.window.showQuickPick(
-      all.map((live) => ({ label: live.name, description: live.engine.identity.mainRoot, live })),
-      { title, placeHolder: 'Project' },
-    );
-    return picked?.live;
   }
 }

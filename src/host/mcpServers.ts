@@ -16,11 +16,11 @@ import {
   serverLaunch,
   stableServerPath,
 } from '../engine/mcpServerConfig';
-import { type AgentConnection, PREVIEW_SCHEME } from './agentConnection';
+import { type AgentConnection, confirmSettingsChange } from './agentConnection';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
-import { chooseProject, guardedCommand } from './memoryCommands';
-import type { Projects } from './projects';
+import { guardedCommand } from './memoryCommands';
+import { type Projects, chooseProject } from './projects';
 
 export const MCP_PROVIDER_ID = 'contextDeck.memory';
 
@@ -138,7 +138,15 @@ export class MemoryServers implements vscode.Disposable {
       `The server runs from ${path.dirname(stableServerPath(home))} (copied there now, refreshed on updates).`,
       '.mcp.json is often committed: the entry names paths on this machine.',
     ];
-    if (!(await this.confirm(plan, 'Add Server', 'Add the Context Deck memory server to Claude Code?', note)))
+    if (
+      !(await confirmSettingsChange(
+        this.connection.preview,
+        plan,
+        'Add Server',
+        'Add the Context Deck memory server to Claude Code?',
+        note,
+      ))
+    )
       return false;
     const installed = installServer(home, this.distDir);
     this.log.info(`memory MCP server installed at ${installed.path}`);
@@ -158,7 +166,12 @@ export class MemoryServers implements vscode.Disposable {
       return false;
     }
     if (
-      !(await this.confirm(plan, 'Remove Server', 'Remove the Context Deck memory server from Claude Code?'))
+      !(await confirmSettingsChange(
+        this.connection.preview,
+        plan,
+        'Remove Server',
+        'Remove the Context Deck memory server from Claude Code?',
+      ))
     )
       return false;
     this.write(plan);
@@ -182,50 +195,6 @@ export class MemoryServers implements vscode.Disposable {
         });
       return undefined;
     }
-  }
-
-  /** Says exactly what will change before anything is written, with the full diff one click away. */
-  private async confirm(
-    plan: HookPlan,
-    action: string,
-    question: string,
-    notes: string[] = [],
-  ): Promise<boolean> {
-    const showDiff = 'Show Changes';
-    const detail = [
-      `${plan.file} will change:`,
-      ...plan.changes.map((change) => `• ${change}`),
-      '',
-      ...notes,
-      ...(notes.length > 0 ? [''] : []),
-      plan.before === undefined
-        ? 'The file does not exist yet and will be created.'
-        : 'A backup of the file is written first. Nothing else in it changes.',
-    ].join('\n');
-    const choice = await vscode.window.showInformationMessage(
-      question,
-      { modal: true, detail },
-      action,
-      showDiff,
-    );
-    if (choice === action) return true;
-    if (choice !== showDiff) return false;
-    const before =
-      plan.before === undefined
-        ? vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `${plan.file}.new` })
-        : vscode.Uri.file(plan.file);
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      before,
-      this.connection.preview.show(plan),
-      `${action}: proposed changes`,
-    );
-    return (
-      (await vscode.window.showInformationMessage(
-        `${action} with these changes to ${plan.file}?`,
-        action,
-      )) === action
-    );
   }
 
   private write(plan: HookPlan): void {

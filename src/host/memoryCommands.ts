@@ -36,7 +36,7 @@ import { relativeTime } from '../shared/relativeTime';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
 import { type MemoryDocumentProvider, type ObservationRef, observationUri, refOfUri } from './memoryDocument';
-import type { Projects } from './projects';
+import { type Projects, chooseProject } from './projects';
 
 /** The shared list and the engine's must not drift apart: this fails to compile when they do. */
 export const TYPES_AGREE: [MemoryType, ObservationType] extends [ObservationType, MemoryType] ? true : never =
@@ -498,25 +498,6 @@ export function guardedCommand(log: Log) {
         return undefined;
       }
     });
-}
-
-/** The project a command is about: the one given, the only one, or one the user picks. */
-export async function chooseProject(
-  projects: Projects,
-  projectId: string | undefined,
-  title: string,
-): Promise<LiveProject | undefined> {
-  if (projectId) return projects.find(projectId);
-  const all = projects.all;
-  if (all.length <= 1) {
-    if (all.length === 0) void vscode.window.showInformationMessage('Context Deck: no project is open.');
-    return all[0];
-  }
-  const picked = await vscode.window.showQuickPick(
-    all.map((live) => ({ label: live.name, description: live.engine.identity.mainRoot, live })),
-    { title, placeHolder: 'Project' },
-  );
-  return picked?.live;
 }
 
 function asString(value: unknown): string | undefined {

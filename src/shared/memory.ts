@@ -4,7 +4,7 @@
  * Pure: no `vscode`, no DOM.
  */
 
-/** The observation types of seed 001, most important first (same values as the engine's OBSERVATION_TYPES). */
+/** The observation types of seed 001, most important first (the engine's OBSERVATION_TYPES). */
 export const MEMORY_TYPES = [
   'decision',
   'problem',

@@ -1,23 +1,12 @@
 /** What the memory stores: one-line observations of what happened in a project, typed as in seed 001. */
 
-export const OBSERVATION_TYPES = [
-  'decision',
-  'problem',
-  'warning',
-  'refactor',
-  'success',
-  'discovery',
-  'feature',
-  'bugfix',
-  'pattern',
-  'solution',
-] as const;
-
-export type ObservationType = (typeof OBSERVATION_TYPES)[number];
-
-export function isObservationType(value: unknown): value is ObservationType {
-  return typeof value === 'string' && (OBSERVATION_TYPES as readonly string[]).includes(value);
-}
+// One list for the engine, the host and the dashboard: the types of seed 001, most important first.
+export {
+  MEMORY_TYPES as OBSERVATION_TYPES,
+  type MemoryType as ObservationType,
+  isMemoryType as isObservationType,
+} from '../../shared/memory';
+import type { MemoryType as ObservationType } from '../../shared/memory';
 
 /** Where an observation came from: the rule that derived it, or an explicit save. */
 export type ObservationSource =

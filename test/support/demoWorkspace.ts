@@ -17,24 +17,48 @@ const PROMPTS = [
 ];
 
 const TOOL_MIX: ToolStep[] = [
-  { tool: 'Read' },
-  { tool: 'Grep' },
-  { tool: 'Read' },
-  { tool: 'Edit' },
+  { tool: 'Read', input: { file_path: 'src/api.ts' } },
+  { tool: 'Grep', input: { pattern: 'retries', path: 'src' } },
+  { tool: 'Read', input: { file_path: 'src/settings.ts' } },
+  {
+    tool: 'Edit',
+    input: {
+      file_path: 'src/api.ts',
+      old_string: 'const retries = 3;',
+      new_string: 'const retries = settings.retries;',
+    },
+  },
   { tool: 'Bash', input: { command: 'npm test', description: 'Run tests' } },
-  { tool: 'mcp__github__search_issues' },
-  { tool: 'Glob' },
-  { tool: 'Edit' },
+  { tool: 'mcp__github__search_issues', input: { q: 'flaky login test' } },
+  { tool: 'Glob', input: { pattern: 'src/**/*.test.ts' } },
+  {
+    tool: 'Write',
+    input: { file_path: 'src/retryPolicy.ts', content: 'export const backoffMs = [100, 400, 1600];\n' },
+  },
   { tool: 'Bash', input: { command: 'npm run build' }, error: 'Exit code 2\nsrc/api.ts(14,3): error TS2345' },
   { tool: 'mcp__playwright__browser_navigate', error: 'MCP error -32000: Connection closed' },
-  { tool: 'WebFetch' },
-  { tool: 'Write' },
+  {
+    tool: 'WebFetch',
+    input: { url: 'https://docs.github.com/en/rest/rate-limit', prompt: 'rate limit headers' },
+  },
+  {
+    tool: 'Edit',
+    input: { file_path: 'src/settings.ts', old_string: 'retries: 3', new_string: 'retries: 5' },
+  },
 ];
 
 export interface DemoOptions {
   sessions?: number;
   /** End of the demo activity (the last session ends shortly before). */
   now?: number;
+}
+
+/** Claude Code reports absolute file paths. */
+function withAbsolutePath(step: ToolStep, project: string): ToolStep {
+  const file = step.input?.file_path;
+  return typeof file === 'string'
+    ? { ...step, input: { ...step.input, file_path: path.join(project, file) } }
+    : step;
 }
 
 /** Events of the demo: `sessions` sessions spread over the last days. */
@@ -44,7 +68,9 @@ export function demoEvents(project: string, options: DemoOptions = {}): Payload[
   const events: Payload[] = [];
   for (let i = 0; i < count; i++) {
     const startAt = now - (count - i) * 7 * 3600_000;
-    const tools = TOOL_MIX.slice(0, 4 + ((i * 5) % TOOL_MIX.length)).concat(TOOL_MIX.slice(0, i % 3));
+    const tools = TOOL_MIX.slice(0, 4 + ((i * 5) % TOOL_MIX.length))
+      .concat(TOOL_MIX.slice(0, i % 3))
+      .map((step) => withAbsolutePath(step, project));
     events.push(
       ...sessionEvents({
         sessionId: `demo-${String(i + 1).padStart(2, '0')}-${(0x5eed + i * 7919).toString(16)}`,

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import {
   HOOK_SCOPES,
-  type HookPlan,
   type HookScope,
   claudeSettingsPath,
   hookInstallState,
@@ -9,17 +8,16 @@ import {
   planHookUninstall,
   recorderCommand,
 } from '../engine/hookSettings';
-import {
-  SettingsParseError,
-  parseJsonc,
-  readSettingsText,
-  writeSettingsWithBackup,
-} from '../engine/jsoncEdit';
+import { parseJsonc, readSettingsText } from '../engine/jsoncEdit';
 import { installRecorder, recorderRuntime, stableRecorderPath } from '../engine/recorderInstall';
 import type { ConnectionView, ScopeConnection } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
-
-export const PREVIEW_SCHEME = 'context-deck-preview';
+import {
+  SettingsPreviewProvider,
+  confirmSettingsChange,
+  planSettingsChange,
+  writeSettingsChange,
+} from './settingsChange';
 
 const SCOPE_CHOICES: ReadonlyArray<{ scope: HookScope; label: string; detail: string }> = [
   {
@@ -34,29 +32,6 @@ const SCOPE_CHOICES: ReadonlyArray<{ scope: HookScope; label: string; detail: st
   },
   { scope: 'user', label: 'All my projects', detail: '~/.claude/settings.json' },
 ];
-
-/** Proposed settings files, shown in a diff before anything is written. */
-/** A planned edit of another tool's settings file, shown before it is written. */
-export interface SettingsChangePlan {
-  file: string;
-  before: string | undefined;
-  after: string;
-  changes: string[];
-}
-
-export class SettingsPreviewProvider implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-
-  show(plan: SettingsChangePlan): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: plan.file, query: String(Date.now()) });
-    this.texts.set(uri.toString(), plan.after);
-    return uri;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
-  }
-}
 
 /**
  * Connecting Claude Code: the recorder's stable copy, and our hooks in the scope the user picks, written
@@ -104,7 +79,7 @@ export class AgentConnection {
     this.ensureRecorder(home);
     const file = claudeSettingsPath(chosen, root);
     const command = recorderCommand(recorderRuntime(), stableRecorderPath(home), home);
-    const plan = this.plan(file, (text) => planHookInstall(file, text, command));
+    const plan = planSettingsChange(file, (text) => planHookInstall(file, text, command));
     if (!plan) return false;
     if (plan.changes.length === 0) {
       void vscode.window.showInformationMessage(`Claude Code is already connected through ${file}.`);
@@ -112,7 +87,7 @@ export class AgentConnection {
     }
     if (!(await confirmSettingsChange(this.preview, plan, 'Connect', 'Connect Claude Code to Context Deck?')))
       return false;
-    this.write(plan);
+    writeSettingsChange(plan, this.log);
     void vscode.window.showInformationMessage(
       `Claude Code is connected (${chosen} settings). Sessions started from now on are recorded.`,
     );
@@ -139,7 +114,7 @@ export class AgentConnection {
             )
           )?.scope;
     if (!target) return false;
-    const plan = this.plan(target.file, (text) => planHookUninstall(target.file, text));
+    const plan = planSettingsChange(target.file, (text) => planHookUninstall(target.file, text));
     if (!plan || plan.changes.length === 0) return false;
     if (
       !(await confirmSettingsChange(
@@ -150,7 +125,7 @@ export class AgentConnection {
       ))
     )
       return false;
-    this.write(plan);
+    writeSettingsChange(plan, this.log);
     void vscode.window.showInformationMessage(`Claude Code is disconnected (${target.scope} settings).`);
     return true;
   }
@@ -165,73 +140,4 @@ export class AgentConnection {
     );
     return picked?.scope;
   }
-
-  /** Plans an edit; a file that can't be parsed is reported (with a way to open it) and left alone. */
-  private plan(file: string, make: (text: string | undefined) => HookPlan): HookPlan | undefined {
-    try {
-      return make(readSettingsText(file));
-    } catch (error) {
-      const open = 'Open File';
-      void vscode.window
-        .showErrorMessage(
-          error instanceof SettingsParseError ? error.message : `${file}: ${shortMessage(error)}`,
-          open,
-        )
-        .then((choice) => {
-          if (choice === open) void vscode.window.showTextDocument(vscode.Uri.file(file));
-        });
-      return undefined;
-    }
-  }
-
-  private write(plan: HookPlan): void {
-    const backup = writeSettingsWithBackup(plan.file, plan.after);
-    this.log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
-  }
-}
-
-/**
- * Says exactly what will change before anything is written, with the full diff one click away. Every edit
- * of another tool's settings (hooks, MCP servers) goes through here.
- */
-export async function confirmSettingsChange(
-  preview: SettingsPreviewProvider,
-  plan: SettingsChangePlan,
-  action: string,
-  question: string,
-  notes: string[] = [],
-): Promise<boolean> {
-  const showDiff = 'Show Changes';
-  const detail = [
-    `${plan.file} will change:`,
-    ...plan.changes.map((change) => `• ${change}`),
-    '',
-    ...notes,
-    ...(notes.length > 0 ? [''] : []),
-    plan.before === undefined
-      ? 'The file does not exist yet and will be created.'
-      : 'A backup of the file is written first. Nothing else in it changes.',
-  ].join('\n');
-  const choice = await vscode.window.showInformationMessage(
-    question,
-    { modal: true, detail },
-    action,
-    showDiff,
-  );
-  if (choice === action) return true;
-  if (choice !== showDiff) return false;
-  const before =
-    plan.before === undefined
-      ? vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `${plan.file}.new` })
-      : vscode.Uri.file(plan.file);
-  await vscode.commands.executeCommand(
-    'vscode.diff',
-    before,
-    preview.show(plan),
-    `${action}: proposed changes`,
-  );
-  return (
-    (await vscode.window.showInformationMessage(`${action} with these changes to ${plan.file}?`, action)) ===
-    action
-  );
 }

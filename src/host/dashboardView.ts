@@ -313,6 +313,8 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'connect':
     case 'disconnect':
     case 'importHistory':
+    case 'adviceUndo':
+    case 'previewContext':
       return typeof message.projectId === 'string'
         ? { type: message.type, projectId: message.projectId }
         : undefined;
@@ -327,11 +329,6 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
             itemId: message.itemId,
             action: message.action as AdviceActionKind,
           }
-        : undefined;
-    case 'adviceUndo':
-    case 'previewContext':
-      return typeof message.projectId === 'string'
-        ? { type: message.type, projectId: message.projectId }
         : undefined;
     case 'openToolSource':
       return typeof message.projectId === 'string' &&

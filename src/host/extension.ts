@@ -1,11 +1,12 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AgentConnection, PREVIEW_SCHEME } from './agentConnection';
+import { AgentConnection } from './agentConnection';
 import { Commands } from './commands';
 import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
 import { GaugeStatusBar } from './gaugeStatusBar';
 import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './nextSessionContext';
+import { PREVIEW_SCHEME } from './settingsChange';
 import { Log } from './log';
 import { MemoryCommands } from './memoryCommands';
 import { MEMORY_SCHEME, MemoryDocumentProvider } from './memoryDocument';

@@ -6,8 +6,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HookPlan } from '../engine/hookSettings';
-import { SettingsParseError, readSettingsText, writeSettingsWithBackup } from '../engine/jsoncEdit';
 import {
   claudeServerEntry,
   installServer,
@@ -16,11 +14,12 @@ import {
   serverLaunch,
   stableServerPath,
 } from '../engine/mcpServerConfig';
-import { type AgentConnection, confirmSettingsChange } from './agentConnection';
+import type { AgentConnection } from './agentConnection';
 import type { LiveProject } from './liveProject';
-import { type Log, shortMessage } from './log';
+import type { Log } from './log';
 import { guardedCommand } from './memoryCommands';
 import { type Projects, chooseProject } from './projects';
+import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
 
 export const MCP_PROVIDER_ID = 'contextDeck.memory';
 
@@ -125,7 +124,7 @@ export class MemoryServers implements vscode.Disposable {
     const file = path.join(root, '.mcp.json');
     const home = this.projects.home;
     const entry = claudeServerEntry(serverLaunch(stableServerPath(home), root, home));
-    const plan = this.plan(file, (text) => planServerInstall(file, text, entry));
+    const plan = planSettingsChange(file, (text) => planServerInstall(file, text, entry));
     if (!plan) return false;
     if (plan.changes.length === 0) {
       installServer(home, this.distDir);
@@ -150,7 +149,8 @@ export class MemoryServers implements vscode.Disposable {
       return false;
     const installed = installServer(home, this.distDir);
     this.log.info(`memory MCP server installed at ${installed.path}`);
-    this.write(plan);
+    writeSettingsChange(plan, this.log);
+    this.projects.refresh();
     void vscode.window.showInformationMessage(
       'Claude Code can now search this project’s memory (tools search, timeline, get_observations). It asks you to approve the new server when it next starts in this project.',
     );
@@ -159,7 +159,7 @@ export class MemoryServers implements vscode.Disposable {
 
   async removeFromClaudeCode(live: LiveProject): Promise<boolean> {
     const file = path.join(live.engine.identity.mainRoot, '.mcp.json');
-    const plan = this.plan(file, (text) => planServerUninstall(file, text));
+    const plan = planSettingsChange(file, (text) => planServerUninstall(file, text));
     if (!plan) return false;
     if (plan.changes.length === 0) {
       void vscode.window.showInformationMessage(`${file} has no Context Deck memory server.`);
@@ -174,33 +174,10 @@ export class MemoryServers implements vscode.Disposable {
       ))
     )
       return false;
-    this.write(plan);
+    writeSettingsChange(plan, this.log);
+    this.projects.refresh();
     void vscode.window.showInformationMessage(`The Context Deck memory server was removed from ${file}.`);
     return true;
-  }
-
-  /** Plans an edit; a file that can't be parsed is reported (with a way to open it) and left alone. */
-  private plan(file: string, make: (text: string | undefined) => HookPlan): HookPlan | undefined {
-    try {
-      return make(readSettingsText(file));
-    } catch (error) {
-      const open = 'Open File';
-      void vscode.window
-        .showErrorMessage(
-          error instanceof SettingsParseError ? error.message : `${file}: ${shortMessage(error)}`,
-          open,
-        )
-        .then((choice) => {
-          if (choice === open) void vscode.window.showTextDocument(vscode.Uri.file(file));
-        });
-      return undefined;
-    }
-  }
-
-  private write(plan: HookPlan): void {
-    const backup = writeSettingsWithBackup(plan.file, plan.after);
-    this.log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
-    this.projects.refresh();
   }
 
   dispose(): void {

@@ -108,7 +108,7 @@ export function MemorySection({ projectId }: { projectId: string }) {
             <MemoryEmpty />
           ) : (
             <>
-              <div class="memory-search">
+              <div class="search-box">
                 <i class="codicon codicon-search" aria-hidden="true" />
                 <input
                   type="search"

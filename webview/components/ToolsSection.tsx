@@ -145,7 +145,7 @@ export function ToolsSection({ projectId }: { projectId: string }) {
                 <ToolsEmpty builtinsHidden={view.builtinsHidden} />
               ) : (
                 <>
-                  <div class="tools-filter">
+                  <div class="search-box">
                     <i class="codicon codicon-filter" aria-hidden="true" />
                     <input
                       id={filterId}

@@ -15,10 +15,13 @@ export class BatchInsert {
     table: string,
     private readonly columns: readonly string[],
     verb: 'INSERT' | 'INSERT OR IGNORE' = 'INSERT',
+    /** An upsert clause (`ON CONFLICT ...`) applied to every row. */
+    onConflict = '',
   ) {
     const tuple = `(${columns.map(() => '?').join(', ')})`;
-    this.oneRowSql = `${verb} INTO ${table} (${columns.join(', ')}) VALUES ${tuple}`;
-    this.fullBatchSql = `${verb} INTO ${table} (${columns.join(', ')}) VALUES ${Array(ROWS_PER_STATEMENT).fill(tuple).join(', ')}`;
+    const into = `${verb} INTO ${table} (${columns.join(', ')}) VALUES`;
+    this.oneRowSql = `${into} ${tuple} ${onConflict}`;
+    this.fullBatchSql = `${into} ${Array(ROWS_PER_STATEMENT).fill(tuple).join(', ')} ${onConflict}`;
   }
 
   add(row: readonly SqlValue[]): void {

@@ -1,6 +1,7 @@
 import { BatchInsert } from './batchInsert';
 import { type EventPayload, stringField } from './eventLine';
 import { ObservationWriter } from './memory/observationWriter';
+import { PromptRows } from './promptRows';
 import type { Store } from './store';
 
 /** Session facts gathered over one chunk and written once per session, not once per event. */
@@ -33,7 +34,8 @@ export class EventRowWriter {
   private nextEventId = 0;
   private readonly events: BatchInsert;
   private readonly toolCalls: BatchInsert;
-  private readonly prompts: BatchInsert;
+  private readonly prompts: PromptRows;
+  private readonly sessionRows: BatchInsert;
   private readonly observations: ObservationWriter;
 
   constructor(private readonly store: Store) {
@@ -52,12 +54,42 @@ export class EventRowWriter {
       ['event_id', 'tool_use_id', 'session_id', 'tool_name', 'success', 'duration_ms', 'error', 'at'],
       'INSERT OR IGNORE',
     );
-    this.prompts = new BatchInsert(store, 'prompts', ['event_id', 'session_id', 'text', 'at']);
+    this.prompts = new PromptRows(store);
+    this.sessionRows = new BatchInsert(
+      store,
+      'sessions',
+      [
+        'id',
+        'started_at',
+        'last_event_at',
+        'ended_at',
+        'end_reason',
+        'model',
+        'source',
+        'transcript_path',
+        'cwd',
+      ],
+      'INSERT',
+      `ON CONFLICT(id) DO UPDATE SET
+         started_at = min(started_at, excluded.started_at),
+         last_event_at = max(last_event_at, excluded.last_event_at),
+         ended_at = coalesce(excluded.ended_at, ended_at),
+         end_reason = coalesce(excluded.end_reason, end_reason),
+         model = coalesce(excluded.model, model),
+         source = coalesce(source, excluded.source),
+         transcript_path = coalesce(transcript_path, excluded.transcript_path),
+         cwd = coalesce(cwd, excluded.cwd)`,
+    );
   }
 
   /** Call at the start of each transaction: event ids are assigned here instead of asked back per row. */
   begin(): void {
     this.nextEventId = this.store.number('SELECT coalesce(max(id), 0) + 1 FROM events');
+  }
+
+  /** Read what the summariser knows of these sessions, all at once. */
+  loadSessions(sessionIds: Iterable<string>): void {
+    this.observations.loadSessions(sessionIds);
   }
 
   /** Record one event routed to this project and everything derived from it. */
@@ -91,20 +123,7 @@ export class EventRowWriter {
       }
       case 'UserPromptSubmit': {
         const prompt = stringField(payload, 'prompt');
-        if (prompt !== undefined) {
-          const text = clip(prompt);
-          // A transcript import may have recorded this prompt first: claim its row instead of adding one.
-          const imported = sessionId
-            ? this.store.get(
-                `SELECT id FROM prompts WHERE session_id = ? AND text = ? AND event_id IS NULL AND source_key IS NOT NULL
-                 ORDER BY abs(at - ?) LIMIT 1`,
-                [sessionId, text, at],
-              )
-            : undefined;
-          if (imported)
-            this.store.run('UPDATE prompts SET event_id = ? WHERE id = ?', [eventId, imported.id]);
-          else this.prompts.add([eventId, sessionId, text, at]);
-        }
+        if (prompt !== undefined) this.prompts.add({ eventId, sessionId, text: clip(prompt), at });
         break;
       }
     }
@@ -136,31 +155,19 @@ export class EventRowWriter {
     this.prompts.flush();
     this.observations.flush();
     for (const [id, facts] of this.sessions) {
-      this.store.run(
-        `INSERT INTO sessions (id, started_at, last_event_at, ended_at, end_reason, model, source, transcript_path, cwd)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(id) DO UPDATE SET
-           started_at = min(started_at, excluded.started_at),
-           last_event_at = max(last_event_at, excluded.last_event_at),
-           ended_at = coalesce(excluded.ended_at, ended_at),
-           end_reason = coalesce(excluded.end_reason, end_reason),
-           model = coalesce(excluded.model, model),
-           source = coalesce(source, excluded.source),
-           transcript_path = coalesce(transcript_path, excluded.transcript_path),
-           cwd = coalesce(cwd, excluded.cwd)`,
-        [
-          id,
-          facts.first,
-          facts.last,
-          facts.endedAt ?? null,
-          facts.endReason ?? null,
-          facts.model ?? null,
-          facts.source ?? null,
-          facts.transcriptPath ?? null,
-          facts.cwd ?? null,
-        ],
-      );
+      this.sessionRows.add([
+        id,
+        facts.first,
+        facts.last,
+        facts.endedAt ?? null,
+        facts.endReason ?? null,
+        facts.model ?? null,
+        facts.source ?? null,
+        facts.transcriptPath ?? null,
+        facts.cwd ?? null,
+      ]);
     }
+    this.sessionRows.flush();
     this.sessions.clear();
   }
 }

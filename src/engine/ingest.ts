@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  type EventPayload,
   MAX_LINE_BYTES,
   parseEventLine,
   recorderFields,
@@ -293,56 +294,56 @@ export class Ingestor {
   private ingestLines(bytes: Buffer, fileId: number, baseOffset: number, result: IngestResult): void {
     const rows = new EventRowWriter(this.store);
     rows.begin();
-    const allValidUtf8 = isUtf8(bytes);
     const ingestedAt = this.now();
+    // Parsed first, so that the state of every session in the chunk is read in one query.
+    const events: Array<{ payload: EventPayload; offset: number; at: number }> = [];
+    const sessionIds = new Set<string>();
+    this.parseLines(bytes, fileId, baseOffset, result, (payload, offset) => {
+      const cwd = stringField(payload, 'cwd');
+      if (cwd === undefined || !this.belongsHere(cwd)) {
+        result.foreign++;
+        return;
+      }
+      events.push({ payload, offset, at: toEpochMs(recorderFields(payload).ts) ?? ingestedAt });
+      const sessionId = stringField(payload, 'session_id');
+      if (sessionId !== undefined) sessionIds.add(sessionId);
+    });
+    rows.loadSessions(sessionIds);
+    for (const event of events) rows.add(event.payload, fileId, event.offset, event.at);
+    result.events += events.length;
+    rows.flush();
+  }
+
+  /** Each complete, non-blank line of `bytes` as a payload; what can't be one is rejected with its reason. */
+  private parseLines(
+    bytes: Buffer,
+    fileId: number,
+    baseOffset: number,
+    result: IngestResult,
+    onPayload: (payload: EventPayload, offset: number) => void,
+  ): void {
+    const allValidUtf8 = isUtf8(bytes);
     let start = 0;
     while (start < bytes.length) {
       const newline = bytes.indexOf(NEWLINE, start);
       const end = newline > start && bytes[newline - 1] === 0x0d ? newline - 1 : newline;
       const lineOffset = baseOffset + start;
+      const length = newline + 1 - start;
       if (end > start) {
         if (!allValidUtf8 && !isUtf8(bytes.subarray(start, end))) {
-          this.reject(
-            fileId,
-            lineOffset,
-            newline + 1 - start,
-            'not valid UTF-8',
-            sampleOf(bytes.toString('utf8', start, Math.min(end, start + 400))),
-            result,
-          );
+          const sample = sampleOf(bytes.toString('utf8', start, Math.min(end, start + 400)));
+          this.reject(fileId, lineOffset, length, 'not valid UTF-8', sample, result);
         } else {
           const text = bytes.toString('utf8', start, end);
-          if (text.trim() !== '')
-            this.ingestLine(text, rows, fileId, lineOffset, newline + 1 - start, ingestedAt, result);
+          if (text.trim() !== '') {
+            const parsed = parseEventLine(text);
+            if (parsed.ok) onPayload(parsed.payload, lineOffset);
+            else this.reject(fileId, lineOffset, length, parsed.reason, sampleOf(text), result);
+          }
         }
       }
       start = newline + 1;
     }
-    rows.flush();
-  }
-
-  private ingestLine(
-    text: string,
-    rows: EventRowWriter,
-    fileId: number,
-    offset: number,
-    length: number,
-    ingestedAt: number,
-    result: IngestResult,
-  ): void {
-    const parsed = parseEventLine(text);
-    if (!parsed.ok) {
-      this.reject(fileId, offset, length, parsed.reason, sampleOf(text), result);
-      return;
-    }
-    const cwd = stringField(parsed.payload, 'cwd');
-    if (cwd === undefined || !this.belongsHere(cwd)) {
-      result.foreign++;
-      return;
-    }
-    const at = toEpochMs(recorderFields(parsed.payload).ts) ?? ingestedAt;
-    rows.add(parsed.payload, fileId, offset, at);
-    result.events++;
   }
 
   private reject(

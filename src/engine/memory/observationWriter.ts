@@ -104,24 +104,31 @@ export class ObservationWriter {
     ]);
   }
 
+  /**
+   * Read the state of the chunk's sessions from the database in one query (each query costs tens of
+   * microseconds in sql.js, so not one per session). Sessions not read here are read when first met.
+   */
+  loadSessions(sessionIds: Iterable<string>): void {
+    const unread = [...new Set(sessionIds)].filter((id) => !this.sessions.has(id));
+    if (unread.length === 0) return;
+    const rows = this.store.all(
+      `SELECT s.value AS id,
+         (SELECT text FROM prompts WHERE session_id = s.value ORDER BY at DESC LIMIT 1) AS prompt,
+         (SELECT type FROM observations WHERE session_id = s.value AND source = 'check'
+          ORDER BY seq DESC LIMIT 1) AS check_type
+       FROM json_each(?) s`,
+      [JSON.stringify(unread)],
+    );
+    for (const row of rows) this.sessions.set(String(row.id), sessionState(row.prompt, row.check_type));
+  }
+
   /** Per-session state, read from the database the first time a chunk meets the session. */
   private session(sessionId: string | null): SessionState {
     const key = sessionId ?? '';
     let state = this.sessions.get(key);
     if (!state) {
-      state = {};
-      if (sessionId) {
-        const prompt = this.store.get(
-          'SELECT text FROM prompts WHERE session_id = ? ORDER BY at DESC LIMIT 1',
-          [sessionId],
-        );
-        if (prompt) state.intent = classifyText(String(prompt.text), 'feature');
-        const check = this.store.get(
-          `SELECT type FROM observations WHERE session_id = ? AND source = 'check' ORDER BY seq DESC LIMIT 1`,
-          [sessionId],
-        );
-        if (check) state.checkFailed = check.type === 'problem';
-      }
+      if (sessionId) this.loadSessions([sessionId]);
+      state = this.sessions.get(key) ?? {};
       this.sessions.set(key, state);
     }
     return state;
@@ -149,6 +156,13 @@ export class ObservationWriter {
     );
     this.unindexedFrom = this.nextSeq;
   }
+}
+
+function sessionState(latestPrompt: unknown, latestCheckType: unknown): SessionState {
+  const state: SessionState = {};
+  if (latestPrompt != null) state.intent = classifyText(String(latestPrompt), 'feature');
+  if (latestCheckType != null) state.checkFailed = latestCheckType === 'problem';
+  return state;
 }
 
 function savedDraft(payload: EventPayload): ObservationDraft | undefined {

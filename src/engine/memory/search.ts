@@ -119,7 +119,7 @@ const RANK_FUNCTION = 'cd_bm25';
 
 /**
  * Run `work`, registering the ranking function first if the database lacks it: functions live on the
- * connection, and sql.js reopens the connection on every export (snapshot save) and reload.
+ * connection, and a reader opens a new connection each time it reloads the snapshot.
  */
 function withRanking<T>(store: Store, work: () => T): T {
   try {

@@ -147,6 +147,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX observation_checks_by_session ON observations(session_id, seq) WHERE source = 'check';
   CREATE VIRTUAL TABLE observations_fts USING fts4(content="observations", text, tokenize=unicode61);
   `,
+  // Prefix indexes for the search-as-you-type queries ("pars*"): FTS4 answers a prefix of 3 to 6
+  // characters from one doclist instead of merging those of every word that starts with it.
+  `
+  DROP TABLE observations_fts;
+  CREATE VIRTUAL TABLE observations_fts USING fts4(
+    content="observations", text, tokenize=unicode61, prefix="3,4,5"
+  );
+  INSERT INTO observations_fts (docid, text) SELECT seq, text FROM observations;
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -17,10 +17,10 @@ import {
 } from '../../src/engine/memory';
 import { derivedId } from '../../src/engine/memory/ids';
 import { ObservationWriter } from '../../src/engine/memory/observationWriter';
-import { parseQuery, matchExpression } from '../../src/engine/memory/search';
+import { RANKED_CANDIDATES, matchExpression, parseQuery } from '../../src/engine/memory/search';
 import { type ObservationDraft, type SessionState, summariseEvent } from '../../src/engine/memory/summarise';
 import { ProjectEngine } from '../../src/engine/projectEngine';
-import { migrate } from '../../src/engine/schema';
+import { MIGRATIONS, migrate } from '../../src/engine/schema';
 import { loadSqlJs } from '../../src/engine/sqlJs';
 import { Store } from '../../src/engine/store';
 import { type Payload, appendEvents, hookEvent, hookExample, tempWorkspace } from '../support/events';
@@ -360,6 +360,61 @@ describe('search', () => {
     const rare = scores.find((hit) => hit.text === 'Tokenizer rewrite landed');
     const common = scores.find((hit) => hit.text === 'The parser crashes on empty input');
     assert.ok(rare && common && rare.score! > common.score!, 'a rare term weighs more than a common one');
+  });
+
+  test('a very common word ranks its newest matches; more words or a filter reach older ones', async () => {
+    // The best match for "parser" is the oldest note (shortest text); newer ones are longer and outnumber
+    // the candidates that are ranked.
+    const older = { text: 'parser bug', type: 'problem' as const, session: 'old-session' };
+    const newer = Array.from({ length: RANKED_CANDIDATES + 10 }, (_, i) => ({
+      text: `Modified src/file${i}.ts while fixing the parser`,
+    }));
+    const { store } = await storeWith([older, ...newer]);
+    const parser = searchObservations(store, { query: 'parser', limit: 5 });
+    assert.equal(parser.hits.length, 5);
+    assert.ok(parser.more);
+    assert.ok(
+      parser.hits.every((hit) => hit.text.startsWith('Modified')),
+      'the oldest match is past the newest ranked candidates',
+    );
+    assert.equal(searchObservations(store, { query: 'parser bug' }).hits[0].text, 'parser bug');
+    const bySession = searchObservations(store, { query: 'parser', sessionId: 'old' });
+    assert.deepEqual(
+      bySession.hits.map((hit) => hit.text),
+      ['parser bug'],
+    );
+    const byType = searchObservations(store, { query: 'parser', types: ['problem'] });
+    assert.deepEqual(
+      byType.hits.map((hit) => hit.text),
+      ['parser bug'],
+    );
+  });
+
+  test('observations indexed before the prefix-index upgrade are found after it', async () => {
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database();
+    const prefixUpgrade = MIGRATIONS.length - 1;
+    for (const migration of MIGRATIONS.slice(0, prefixUpgrade)) db.exec(migration);
+    db.exec(`PRAGMA user_version = ${prefixUpgrade}`);
+    const store = new Store(db);
+    store.transaction(() => {
+      const writer = new ObservationWriter(store);
+      writer.add(
+        { hook_event_name: MEMORY_EVENTS.save, id: derivedId('old'), text: 'Parser rewrite landed' },
+        1,
+        'session-a',
+        MEMORY_EVENTS.save,
+        T0,
+      );
+      writer.flush();
+    });
+    migrate(db);
+    for (const query of ['pars*', 'parser', 'rewrite landed'])
+      assert.deepEqual(
+        searchObservations(store, { query }).hits.map((hit) => hit.text),
+        ['Parser rewrite landed'],
+        query,
+      );
   });
 
   test('prefix, phrase, filters and snippets', async () => {

@@ -55,7 +55,7 @@ describe('snapshot', () => {
     const bytes = fs.statSync(engine.snapshotPath).size;
     assert.ok(bytes > 0);
     assert.equal(engine.counts().dbBytes, bytes);
-    // The statement cache was dropped by export(); queries still answer.
+    // Statements prepared before the export still answer.
     assert.equal(engine.counts().events, 9);
     seed(1, 3);
     await engine.ingest();

@@ -1,6 +1,7 @@
 /**
  * Full-text search of observations on FTS4 (sql.js has no FTS5), ranked by BM25 computed from `matchinfo`
- * exactly as FTS5's `bm25()` does (k1 1.2, b 0.75, idf floored at 1e-6), so the two rank alike.
+ * exactly as FTS5's `bm25()` does (k1 1.2, b 0.75, idf floored at 1e-6), so the two rank alike (over the
+ * newest RANKED_CANDIDATES matches of a query).
  *
  * Query language: words (all must match), "exact phrases", prefix* and OR between two items. Anything else
  * is read as plain words, so no query is ever an error.
@@ -37,6 +38,12 @@ export interface SearchResult {
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 const SNIPPET_TOKENS = 24;
+/**
+ * How many matches, newest first, are ranked: all of them unless a query's words are in more than about 1%
+ * of the observations. Then ranking all (a score per row) would cost tens of milliseconds; the newest
+ * matches are ranked instead, and more words, a "phrase" or a filter reach further back.
+ */
+export const RANKED_CANDIDATES = 1000;
 
 /** One item of a query: a word, a prefix, or a phrase (whose last word may be a prefix). */
 export interface QueryItem {
@@ -149,13 +156,16 @@ export function searchObservations(db: Store, options: SearchOptions): SearchRes
   }
   const parsed = parseQuery(options.query);
   if (parsed.groups.length === 0) return { hits: [], more: false, noWords: true };
-  // The index is scanned first (CROSS JOIN fixes the order) and only seq and score go through the sort.
+  // The index is scanned newest first (CROSS JOIN fixes the order) and only the newest RANKED_CANDIDATES
+  // matches are scored: a word in a third of all observations would otherwise cost a score per row.
   const ranked = withRanking(db, () =>
     db.all(
-      `SELECT o.seq AS seq, ${RANK_FUNCTION}(matchinfo(observations_fts, 'pcnax'), o.tokens) AS score
-       FROM observations_fts CROSS JOIN observations o ON o.seq = observations_fts.docid
-       WHERE observations_fts MATCH ? AND ${filters.sql}
-       ORDER BY score DESC, o.at DESC LIMIT ? OFFSET ?`,
+      `SELECT seq, ${RANK_FUNCTION}(info, tokens) AS score FROM (
+         SELECT o.seq AS seq, o.at AS at, o.tokens AS tokens, matchinfo(observations_fts, 'pcnax') AS info
+         FROM observations_fts CROSS JOIN observations o ON o.seq = observations_fts.docid
+         WHERE observations_fts MATCH ? AND ${filters.sql}
+         ORDER BY observations_fts.docid DESC LIMIT ${RANKED_CANDIDATES})
+       ORDER BY score DESC, at DESC LIMIT ? OFFSET ?`,
       [matchExpression(parsed), ...filters.params, limit + 1, offset],
     ),
   );

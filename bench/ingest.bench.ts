@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { DEFAULT_CHUNK_BYTES } from '../src/engine/ingest';
 import { loadSqlJs } from '../src/engine/sqlJs';
 import { MIGRATIONS } from '../src/engine/schema';
+import { PAGE_SIZE } from '../src/engine/store';
 import { tsNodeArgs } from '../test/support/processes';
 import { type BenchSection, round } from './report';
 
@@ -128,12 +129,13 @@ function insertJobs(rows: Rows): Array<{ sql: string; values: unknown[][] }> {
   return jobs;
 }
 
-/** Native bare inserts of the same rows: same schema and indexes, prepared statements, one transaction a MiB-sized batch. */
+/** Native bare inserts of the same rows: same schema, indexes and page size, prepared statements, a transaction per chunk's rows. */
 function nativeInsertMs(
   rows: Rows,
   batch: number,
 ): { insertMs: number; saveMs: number; db: Database.Database } {
   const db = new Database(':memory:');
+  db.pragma(`page_size = ${PAGE_SIZE}`);
   db.exec(MIGRATIONS.join(';'));
   // better-sqlite3 binds JS numbers as REAL, which an FTS docid refuses: integers go in as BigInt, converted
   // before the clock starts.
@@ -168,6 +170,7 @@ function nativeInsertMs(
 async function sqlJsInsertMs(rows: Rows, batch: number): Promise<number> {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
+  db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   db.exec(MIGRATIONS.join(';'));
   const started = performance.now();
   for (const job of insertJobs(rows)) {

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +13,16 @@ import {
 } from './eventLine';
 import { EventRowWriter } from './eventRows';
 import type { Store } from './store';
+
+/**
+ * The session ids a chunk's lines mention, found without parsing them: a superset (any "session_id" string
+ * in a payload), so the summariser can read what it knows of them in one query.
+ */
+function mentionedSessionIds(text: string): Set<string> {
+  const ids = new Set<string>();
+  for (const match of text.matchAll(/"session_id":"([^"\\]+)"/g)) ids.add(match[1]);
+  return ids;
+}
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
@@ -295,55 +305,69 @@ export class Ingestor {
     const rows = new EventRowWriter(this.store);
     rows.begin();
     const ingestedAt = this.now();
-    // Parsed first, so that the state of every session in the chunk is read in one query.
-    const events: Array<{ payload: EventPayload; offset: number; at: number }> = [];
-    const sessionIds = new Set<string>();
-    this.parseLines(bytes, fileId, baseOffset, result, (payload, offset) => {
+    // Most chunks are ASCII: decoded once, their lines are slices whose character offsets are byte offsets.
+    const asciiText = isAscii(bytes) ? bytes.toString('latin1') : undefined;
+    rows.loadSessions(mentionedSessionIds(asciiText ?? bytes.toString('utf8')));
+    const onPayload = (payload: EventPayload, offset: number) => {
       const cwd = stringField(payload, 'cwd');
       if (cwd === undefined || !this.belongsHere(cwd)) {
         result.foreign++;
         return;
       }
-      events.push({ payload, offset, at: toEpochMs(recorderFields(payload).ts) ?? ingestedAt });
-      const sessionId = stringField(payload, 'session_id');
-      if (sessionId !== undefined) sessionIds.add(sessionId);
-    });
-    rows.loadSessions(sessionIds);
-    for (const event of events) rows.add(event.payload, fileId, event.offset, event.at);
-    result.events += events.length;
+      rows.add(payload, fileId, offset, toEpochMs(recorderFields(payload).ts) ?? ingestedAt);
+      result.events++;
+    };
+    if (asciiText !== undefined) {
+      for (let start = 0; start < asciiText.length;) {
+        const newline = asciiText.indexOf('\n', start);
+        this.ingestLine(
+          asciiText.slice(start, newline),
+          fileId,
+          baseOffset + start,
+          newline + 1 - start,
+          result,
+          onPayload,
+        );
+        start = newline + 1;
+      }
+    } else {
+      const allValidUtf8 = isUtf8(bytes);
+      for (let start = 0; start < bytes.length;) {
+        const newline = bytes.indexOf(NEWLINE, start);
+        const offset = baseOffset + start;
+        if (!allValidUtf8 && !isUtf8(bytes.subarray(start, newline))) {
+          const sample = sampleOf(bytes.toString('utf8', start, Math.min(newline, start + 400)));
+          this.reject(fileId, offset, newline + 1 - start, 'not valid UTF-8', sample, result);
+        } else {
+          this.ingestLine(
+            bytes.toString('utf8', start, newline),
+            fileId,
+            offset,
+            newline + 1 - start,
+            result,
+            onPayload,
+          );
+        }
+        start = newline + 1;
+      }
+    }
     rows.flush();
   }
 
-  /** Each complete, non-blank line of `bytes` as a payload; what can't be one is rejected with its reason. */
-  private parseLines(
-    bytes: Buffer,
+  /** One line without its newline (a CR before it is dropped): a payload, nothing if blank, or a reject. */
+  private ingestLine(
+    line: string,
     fileId: number,
-    baseOffset: number,
+    offset: number,
+    length: number,
     result: IngestResult,
     onPayload: (payload: EventPayload, offset: number) => void,
   ): void {
-    const allValidUtf8 = isUtf8(bytes);
-    let start = 0;
-    while (start < bytes.length) {
-      const newline = bytes.indexOf(NEWLINE, start);
-      const end = newline > start && bytes[newline - 1] === 0x0d ? newline - 1 : newline;
-      const lineOffset = baseOffset + start;
-      const length = newline + 1 - start;
-      if (end > start) {
-        if (!allValidUtf8 && !isUtf8(bytes.subarray(start, end))) {
-          const sample = sampleOf(bytes.toString('utf8', start, Math.min(end, start + 400)));
-          this.reject(fileId, lineOffset, length, 'not valid UTF-8', sample, result);
-        } else {
-          const text = bytes.toString('utf8', start, end);
-          if (text.trim() !== '') {
-            const parsed = parseEventLine(text);
-            if (parsed.ok) onPayload(parsed.payload, lineOffset);
-            else this.reject(fileId, lineOffset, length, parsed.reason, sampleOf(text), result);
-          }
-        }
-      }
-      start = newline + 1;
-    }
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (text.trim() === '') return;
+    const parsed = parseEventLine(text);
+    if (parsed.ok) onPayload(parsed.payload, offset);
+    else this.reject(fileId, offset, length, parsed.reason, sampleOf(text), result);
   }
 
   private reject(

@@ -2,6 +2,9 @@ import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
 
 export type Row = Record<string, SqlValue>;
 
+/** Page size of new databases (SQLite's default is 4 KiB). */
+export const PAGE_SIZE = 16384;
+
 /** A sql.js database with a cache of prepared statements (sql.js keeps them, and pragmas, across export). */
 export class Store {
   private statements = new Map<string, Statement>();
@@ -9,9 +12,10 @@ export class Store {
   constructor(readonly db: Database) {
     // In-memory database: the snapshot file is the durable copy, so no journal is needed. sql.js keeps the
     // database in an emulated file whose every page read and write crosses into JS: a page cache as large as
-    // the database's hot pages (64 MiB) and an exclusive lock keep pages in wasm between transactions.
+    // the database's hot pages (64 MiB) and an exclusive lock keep pages in wasm between transactions, and
+    // 16 KiB pages (for new databases) make a quarter as many crossings as the default 4 KiB.
     db.exec(
-      'PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; ' +
+      `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; ` +
         'PRAGMA cache_size = -65536; PRAGMA locking_mode = EXCLUSIVE;',
     );
   }

@@ -205,12 +205,16 @@ export class Ingestor {
   ): Promise<void> {
     const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     const handle = await fs.promises.open(plan.row.path, 'r');
+    let offset = plan.start;
+    let reading = this.readCompleteLines(handle, offset, chunkBytes);
     try {
-      let offset = plan.start;
       for (;;) {
         if (options.signal?.aborted) return;
-        const chunk = await this.readCompleteLines(handle, offset, chunkBytes);
+        const chunk = await reading;
         if (chunk.kind === 'none') return;
+        // The next chunk is read while this one is written.
+        reading = this.readCompleteLines(handle, offset + chunk.length, chunkBytes);
+        reading.catch(() => undefined);
         const before = { ...result };
         const fd = handle.fd;
         this.store.transaction(() => {
@@ -251,6 +255,7 @@ export class Ingestor {
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
+      await reading.catch(() => undefined);
       await handle.close();
     }
   }

@@ -13,6 +13,7 @@ import {
   MAX_SAVED_TEXT,
   MemoryQueryError,
   OBSERVATION_TYPES,
+  RANKED_CANDIDATES,
   TIMELINE_LIMITS,
   formatObservations,
   formatSearch,
@@ -86,7 +87,9 @@ export function createMemoryServer(options: MemoryServerOptions): {
       description:
         'Step 1 of 3. Search observations of past sessions in this project (changes, commands, errors, decisions...). ' +
         'Returns a compact index: [n] id | title | score | snippet | date. Words must all match; use "exact phrase", ' +
-        'prefix*, or A OR B. An empty query lists the latest. Then call timeline or get_observations with ids.',
+        `prefix*, or A OR B. A word in over ${RANKED_CANDIDATES} observations ranks its newest ${RANKED_CANDIDATES}: ` +
+        'add words or filters to reach older ones. An empty query lists the latest. Then call timeline or ' +
+        'get_observations with ids.',
       inputSchema: {
         query: z.string().default('').describe('Words to find; empty lists the latest observations'),
         type: z

@@ -8,6 +8,7 @@ export { MemoryQueryError, type ObservationFilters, parseTime } from './query';
 export {
   DEFAULT_SEARCH_LIMIT,
   MAX_SEARCH_LIMIT,
+  RANKED_CANDIDATES,
   type SearchHit,
   type SearchOptions,
   type SearchResult,

@@ -76,14 +76,14 @@ export function MemorySection({ projectId }: { projectId: string }) {
       <h3 class="memory-header" id={headingId}>
         <button
           type="button"
-          class="memory-toggle"
+          class="section-toggle"
           aria-expanded={open}
           aria-controls={bodyId}
           onClick={() => setOpen(!open)}
         >
           <i class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
           Memory
-          {view && <span class="memory-count muted">{formatCount(view.total)}</span>}
+          {view && <span class="section-count muted">{formatCount(view.total)}</span>}
         </button>
         {view && view.total > 0 && (
           <button

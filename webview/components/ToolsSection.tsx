@@ -104,14 +104,14 @@ export function ToolsSection({ projectId }: { projectId: string }) {
       <h3 class="tools-header" id={headingId}>
         <button
           type="button"
-          class="tools-toggle"
+          class="section-toggle"
           aria-expanded={open}
           aria-controls={bodyId}
           onClick={() => setOpen(!open)}
         >
           <i class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
           Tools
-          {view && <span class="tools-count muted">{formatCount(total)}</span>}
+          {view && <span class="section-count muted">{formatCount(total)}</span>}
         </button>
         {view && (
           <span class="tools-strategy muted" title={STRATEGY_TITLES[view.strategy]}>
@@ -129,7 +129,7 @@ export function ToolsSection({ projectId }: { projectId: string }) {
           ) : (
             <>
               {view.problems.length > 0 && (
-                <ul class="tool-problems" aria-label="Config files that could not be read">
+                <ul class="warnings tool-problems" aria-label="Config files that could not be read">
                   {view.problems.map((problem) => (
                     <li key={problem.file} data-testid="tool-problem">
                       <i class="codicon codicon-warning" aria-hidden="true" />

@@ -393,7 +393,8 @@ describe('search', () => {
   test('observations indexed before the prefix-index upgrade are found after it', async () => {
     const SQL = await loadSqlJs();
     const db = new SQL.Database();
-    const prefixUpgrade = MIGRATIONS.length - 1;
+    const prefixUpgrade = MIGRATIONS.findIndex((migration) => migration.includes('prefix='));
+    assert.ok(prefixUpgrade > 0);
     for (const migration of MIGRATIONS.slice(0, prefixUpgrade)) db.exec(migration);
     db.exec(`PRAGMA user_version = ${prefixUpgrade}`);
     const store = new Store(db);

@@ -57,6 +57,7 @@ export const ingestCommand: CliCommand = {
         result.foreign += more.foreign;
         result.bytes += more.bytes;
         result.restarted.push(...more.restarted);
+        result.workerChunks += more.workerChunks;
       }
       if (showProgress) process.stderr.write('\r\x1b[K');
       refreshDerived();

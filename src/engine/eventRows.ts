@@ -1,45 +1,25 @@
 import { BatchInsert } from './batchInsert';
-import { type EventPayload, stringField } from './eventLine';
+import {
+  EVENT_WIDTH,
+  PROMPT_WIDTH,
+  type ParsedChunk,
+  REJECT_WIDTH,
+  SESSION_WIDTH,
+  TOOL_CALL_WIDTH,
+} from './chunkParse';
 import { ObservationWriter } from './memory/observationWriter';
 import { PromptRows } from './promptRows';
 import type { Store } from './store';
 
-/** Session facts gathered over one chunk and written once per session, not once per event. */
-interface SessionFacts {
-  first: number;
-  last: number;
-  endedAt?: number;
-  endReason?: string;
-  model?: string;
-  source?: string;
-  transcriptPath?: string;
-  cwd?: string;
-}
-
-/** The longest error or prompt text kept in a row; the event log keeps the whole payload. */
-const MAX_TEXT = 8_000;
-
-function clip(text: string): string {
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
-}
-
-function errorText(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  return clip(typeof value === 'string' ? value : JSON.stringify(value));
-}
-
-/** Derives sessions, tool calls and prompts from hook payloads inside an open transaction. */
+/** Writes a parsed chunk's rows (events, sessions, tool calls, prompts, observations, rejects) inside an open transaction. */
 export class EventRowWriter {
-  private sessions = new Map<string, SessionFacts>();
-  private nextEventId = 0;
   private readonly events: BatchInsert;
   private readonly toolCalls: BatchInsert;
   private readonly prompts: PromptRows;
   private readonly sessionRows: BatchInsert;
-  private readonly observations: ObservationWriter;
+  private readonly rejects: BatchInsert;
 
   constructor(private readonly store: Store) {
-    this.observations = new ObservationWriter(store);
     this.events = new BatchInsert(store, 'events', [
       'id',
       'file_id',
@@ -80,94 +60,59 @@ export class EventRowWriter {
          transcript_path = coalesce(transcript_path, excluded.transcript_path),
          cwd = coalesce(cwd, excluded.cwd)`,
     );
+    this.rejects = new BatchInsert(store, 'rejects', [
+      'file_id',
+      'offset',
+      'length',
+      'reason',
+      'sample',
+      'rejected_at',
+    ]);
   }
 
-  /** Call at the start of each transaction: event ids are assigned here instead of asked back per row. */
-  begin(): void {
-    this.nextEventId = this.store.number('SELECT coalesce(max(id), 0) + 1 FROM events');
-  }
-
-  /** Read what the summariser knows of these sessions, all at once. */
-  loadSessions(sessionIds: Iterable<string>): void {
-    this.observations.loadSessions(sessionIds);
-  }
-
-  /** Record one event routed to this project and everything derived from it. */
-  add(payload: EventPayload, fileId: number, offset: number, at: number): void {
-    const kind = stringField(payload, 'hook_event_name') ?? 'unknown';
-    const sessionId = stringField(payload, 'session_id') ?? null;
-    const eventId = this.nextEventId++;
-    this.events.add([eventId, fileId, offset, at, sessionId, kind]);
-
-    if (sessionId) this.noteSession(sessionId, payload, kind, at);
-    this.observations.add(payload, eventId, sessionId, kind, at);
-
-    switch (kind) {
-      case 'PostToolUse':
-      case 'PostToolUseFailure': {
-        const toolName = stringField(payload, 'tool_name');
-        if (!toolName) break;
-        const failed = kind === 'PostToolUseFailure';
-        const duration = payload.duration_ms;
-        this.toolCalls.add([
-          eventId,
-          stringField(payload, 'tool_use_id') ?? null,
-          sessionId,
-          toolName,
-          failed ? 0 : 1,
-          typeof duration === 'number' && Number.isFinite(duration) ? Math.round(duration) : null,
-          failed ? errorText(payload.error) : null,
-          at,
-        ]);
-        break;
-      }
-      case 'UserPromptSubmit': {
-        const prompt = stringField(payload, 'prompt');
-        if (prompt !== undefined) this.prompts.add({ eventId, sessionId, text: clip(prompt), at });
-        break;
-      }
+  /** Write one chunk of `fileId`'s lines; its rejected lines are stamped `rejectedAt`. */
+  write(parsed: ParsedChunk, fileId: number, rejectedAt: number): void {
+    // Event ids are assigned here instead of asked back per row.
+    const firstEventId = this.store.number('SELECT coalesce(max(id), 0) + 1 FROM events');
+    const { events, toolCalls, prompts, sessions, rejects } = parsed;
+    // First, so the summariser reads its sessions' state as it was before this chunk.
+    if (parsed.memory.length > 0) {
+      const observations = new ObservationWriter(this.store);
+      const sessionIds = new Set<string>();
+      for (const { sessionId } of parsed.memory) if (sessionId) sessionIds.add(sessionId);
+      observations.loadSessions(sessionIds);
+      for (const { event, sessionId, at, item } of parsed.memory)
+        observations.add(item, firstEventId + event, sessionId, at);
+      observations.flush();
     }
-  }
 
-  private noteSession(id: string, payload: EventPayload, kind: string, at: number): void {
-    let facts = this.sessions.get(id);
-    if (!facts) {
-      facts = { first: at, last: at };
-      this.sessions.set(id, facts);
-    }
-    facts.first = Math.min(facts.first, at);
-    facts.last = Math.max(facts.last, at);
-    facts.transcriptPath ??= stringField(payload, 'transcript_path');
-    facts.cwd ??= stringField(payload, 'cwd');
-    if (kind === 'SessionStart') {
-      facts.model = stringField(payload, 'model') ?? facts.model;
-      facts.source ??= stringField(payload, 'source');
-    } else if (kind === 'SessionEnd') {
-      facts.endedAt = at;
-      facts.endReason = stringField(payload, 'reason') ?? facts.endReason;
-    }
-  }
-
-  /** Write buffered rows and the gathered session facts; call before the chunk's transaction commits. */
-  flush(): void {
+    for (let i = 0; i < events.length; i += EVENT_WIDTH)
+      this.events.add([firstEventId + i / EVENT_WIDTH, fileId, ...events.slice(i, i + EVENT_WIDTH)]);
     this.events.flush();
-    this.toolCalls.flush();
-    this.prompts.flush();
-    this.observations.flush();
-    for (const [id, facts] of this.sessions) {
-      this.sessionRows.add([
-        id,
-        facts.first,
-        facts.last,
-        facts.endedAt ?? null,
-        facts.endReason ?? null,
-        facts.model ?? null,
-        facts.source ?? null,
-        facts.transcriptPath ?? null,
-        facts.cwd ?? null,
-      ]);
+
+    for (let i = 0; i < toolCalls.length; i += TOOL_CALL_WIDTH) {
+      const row = toolCalls.slice(i, i + TOOL_CALL_WIDTH);
+      row[0] = firstEventId + (row[0] as number);
+      this.toolCalls.add(row);
     }
+    this.toolCalls.flush();
+
+    for (let i = 0; i < prompts.length; i += PROMPT_WIDTH) {
+      this.prompts.add({
+        eventId: firstEventId + (prompts[i] as number),
+        sessionId: prompts[i + 1] as string | null,
+        text: prompts[i + 2] as string,
+        at: prompts[i + 3] as number,
+      });
+    }
+    this.prompts.flush();
+
+    for (let i = 0; i < sessions.length; i += SESSION_WIDTH)
+      this.sessionRows.add(sessions.slice(i, i + SESSION_WIDTH));
     this.sessionRows.flush();
-    this.sessions.clear();
+
+    for (let i = 0; i < rejects.length; i += REJECT_WIDTH)
+      this.rejects.add([fileId, ...rejects.slice(i, i + REJECT_WIDTH), rejectedAt]);
+    this.rejects.flush();
   }
 }

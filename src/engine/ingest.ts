@@ -1,37 +1,22 @@
-import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  type EventPayload,
-  MAX_LINE_BYTES,
-  parseEventLine,
-  recorderFields,
-  sampleOf,
-  stringField,
-  toEpochMs,
-} from './eventLine';
+import { EVENT_WIDTH, type ParsedChunk, REJECT_WIDTH } from './chunkParse';
+import { type ChunkReader, inlineReader, workerReader } from './chunkReaders';
+import { MAX_LINE_BYTES } from './eventLine';
 import { EventRowWriter } from './eventRows';
+import type { Routes } from './routing';
 import type { Store } from './store';
-
-/**
- * The session ids a chunk's lines mention, found without parsing them: a superset (any "session_id" string
- * in a payload), so the summariser can read what it knows of them in one query.
- */
-function mentionedSessionIds(text: string): Set<string> {
-  const ids = new Set<string>();
-  for (const match of text.matchAll(/"session_id":"([^"\\]+)"/g)) ids.add(match[1]);
-  return ids;
-}
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
-const NEWLINE = 0x0a;
 /**
  * Bytes per transaction. Each commit rewrites the B-tree pages it touched, so larger chunks are faster;
  * 4 MiB (about 6,000 events, well under 100 ms of work) still leaves the host responsive between chunks.
  */
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+/** A backlog of this many chunks or more is parsed on a worker; less is not worth starting one. */
+const PARSE_WORKER_MIN_CHUNKS = 3;
 
 export interface IngestProgress {
   doneBytes: number;
@@ -55,6 +40,8 @@ export interface IngestResult {
   bytes: number;
   /** Files found replaced or truncated and read again from their start. */
   restarted: string[];
+  /** Chunks read and parsed on the parse worker (large backlogs); the rest were parsed inline. */
+  workerChunks: number;
 }
 
 interface LogFileRow {
@@ -76,9 +63,6 @@ interface FilePlan {
   start: number;
   restarted: boolean;
 }
-
-/** Decides whether an event's working directory belongs to the project being ingested. */
-export type Router = (cwd: string) => boolean;
 
 export function listLogFiles(eventsDir: string): string[] {
   let names: string[];
@@ -115,8 +99,10 @@ export class Ingestor {
   constructor(
     private readonly store: Store,
     private readonly eventsDir: string,
-    private readonly belongsHere: Router,
+    private readonly routes: Routes,
     private readonly now: () => number = Date.now,
+    /** The parse worker's script; without one, chunks are parsed inline. */
+    private readonly parseWorkerFile?: string,
   ) {}
 
   /** Bytes in the log not yet read by this project (a cheap estimate for deciding to show progress). */
@@ -135,7 +121,14 @@ export class Ingestor {
   }
 
   async ingestAll(options: IngestOptions = {}): Promise<IngestResult> {
-    const result: IngestResult = { events: 0, rejected: 0, foreign: 0, bytes: 0, restarted: [] };
+    const result: IngestResult = {
+      events: 0,
+      rejected: 0,
+      foreign: 0,
+      bytes: 0,
+      restarted: [],
+      workerChunks: 0,
+    };
     const plans: FilePlan[] = [];
     for (const file of listLogFiles(this.eventsDir)) {
       const plan = this.plan(file);
@@ -145,10 +138,20 @@ export class Ingestor {
       doneBytes: 0,
       totalBytes: plans.reduce((sum, plan) => sum + (plan.size - plan.start), 0),
     };
-    for (const plan of plans) {
-      if (options.signal?.aborted) break;
-      if (plan.restarted) result.restarted.push(plan.row.path);
-      await this.ingestFile(plan, options, result, progress);
+    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    const reader =
+      this.parseWorkerFile && progress.totalBytes >= PARSE_WORKER_MIN_CHUNKS * chunkBytes
+        ? workerReader(this.routes, chunkBytes, this.parseWorkerFile)
+        : inlineReader(this.routes, chunkBytes);
+    try {
+      for (const plan of plans) {
+        if (options.signal?.aborted) break;
+        if (plan.restarted) result.restarted.push(plan.row.path);
+        await this.ingestFile(plan, reader, options, result, progress);
+      }
+    } finally {
+      result.workerChunks = reader.workerChunks;
+      await reader.close();
     }
     return result;
   }
@@ -199,26 +202,27 @@ export class Ingestor {
 
   private async ingestFile(
     plan: FilePlan,
+    reader: ChunkReader,
     options: IngestOptions,
     result: IngestResult,
     progress: IngestProgress,
   ): Promise<void> {
-    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     const handle = await fs.promises.open(plan.row.path, 'r');
+    const fd = handle.fd;
+    const rows = new EventRowWriter(this.store);
     let offset = plan.start;
-    let reading = this.readCompleteLines(handle, offset, chunkBytes);
+    let reading = reader.read(fd, offset, this.now());
     try {
       for (;;) {
         if (options.signal?.aborted) return;
         const chunk = await reading;
         if (chunk.kind === 'none') return;
-        // The next chunk is read while this one is written.
-        reading = this.readCompleteLines(handle, offset + chunk.length, chunkBytes);
+        // The next chunk is read (and, on a worker, parsed) while this one is written.
+        reading = reader.read(fd, offset + chunk.length, this.now());
         reading.catch(() => undefined);
         const before = { ...result };
-        const fd = handle.fd;
         this.store.transaction(() => {
-          if (chunk.kind === 'lines') this.ingestLines(chunk.bytes, plan.row.id, offset, result);
+          if (chunk.kind === 'lines') this.writeParsed(rows, chunk.parsed, plan.row.id, result);
           else
             this.reject(
               plan.row.id,
@@ -260,119 +264,11 @@ export class Ingestor {
     }
   }
 
-  /**
-   * The next run of complete lines from `offset`, or an over-long line to reject whole. A torn last line
-   * (no newline yet) is left for a later pass.
-   */
-  private async readCompleteLines(
-    handle: fs.promises.FileHandle,
-    offset: number,
-    chunkBytes: number,
-  ): Promise<
-    | { kind: 'none' }
-    | { kind: 'lines'; bytes: Buffer; length: number }
-    | { kind: 'oversized'; length: number; sample: string }
-  > {
-    let want = chunkBytes;
-    for (;;) {
-      const buffer = Buffer.alloc(want);
-      const { bytesRead } = await handle.read(buffer, 0, want, offset);
-      const data = buffer.subarray(0, bytesRead);
-      const lastNewline = data.lastIndexOf(NEWLINE);
-      if (lastNewline >= 0) {
-        const bytes = data.subarray(0, lastNewline + 1);
-        return { kind: 'lines', bytes, length: bytes.length };
-      }
-      if (bytesRead < want) return { kind: 'none' };
-      if (want > MAX_LINE_BYTES) return this.skipOversizedLine(handle, offset, data);
-      want = Math.min(want * 4, MAX_LINE_BYTES + 1);
-    }
-  }
-
-  private async skipOversizedLine(
-    handle: fs.promises.FileHandle,
-    offset: number,
-    head: Buffer,
-  ): Promise<{ kind: 'none' } | { kind: 'oversized'; length: number; sample: string }> {
-    const sample = sampleOf(head.subarray(0, 400).toString('utf8'));
-    const buffer = Buffer.alloc(1024 * 1024);
-    let position = offset + head.length;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-      if (bytesRead === 0) return { kind: 'none' };
-      const newline = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
-      if (newline >= 0) return { kind: 'oversized', length: position + newline + 1 - offset, sample };
-      position += bytesRead;
-    }
-  }
-
-  private ingestLines(bytes: Buffer, fileId: number, baseOffset: number, result: IngestResult): void {
-    const rows = new EventRowWriter(this.store);
-    rows.begin();
-    const ingestedAt = this.now();
-    // Most chunks are ASCII: decoded once, their lines are slices whose character offsets are byte offsets.
-    const asciiText = isAscii(bytes) ? bytes.toString('latin1') : undefined;
-    rows.loadSessions(mentionedSessionIds(asciiText ?? bytes.toString('utf8')));
-    const onPayload = (payload: EventPayload, offset: number) => {
-      const cwd = stringField(payload, 'cwd');
-      if (cwd === undefined || !this.belongsHere(cwd)) {
-        result.foreign++;
-        return;
-      }
-      rows.add(payload, fileId, offset, toEpochMs(recorderFields(payload).ts) ?? ingestedAt);
-      result.events++;
-    };
-    if (asciiText !== undefined) {
-      for (let start = 0; start < asciiText.length;) {
-        const newline = asciiText.indexOf('\n', start);
-        this.ingestLine(
-          asciiText.slice(start, newline),
-          fileId,
-          baseOffset + start,
-          newline + 1 - start,
-          result,
-          onPayload,
-        );
-        start = newline + 1;
-      }
-    } else {
-      const allValidUtf8 = isUtf8(bytes);
-      for (let start = 0; start < bytes.length;) {
-        const newline = bytes.indexOf(NEWLINE, start);
-        const offset = baseOffset + start;
-        if (!allValidUtf8 && !isUtf8(bytes.subarray(start, newline))) {
-          const sample = sampleOf(bytes.toString('utf8', start, Math.min(newline, start + 400)));
-          this.reject(fileId, offset, newline + 1 - start, 'not valid UTF-8', sample, result);
-        } else {
-          this.ingestLine(
-            bytes.toString('utf8', start, newline),
-            fileId,
-            offset,
-            newline + 1 - start,
-            result,
-            onPayload,
-          );
-        }
-        start = newline + 1;
-      }
-    }
-    rows.flush();
-  }
-
-  /** One line without its newline (a CR before it is dropped): a payload, nothing if blank, or a reject. */
-  private ingestLine(
-    line: string,
-    fileId: number,
-    offset: number,
-    length: number,
-    result: IngestResult,
-    onPayload: (payload: EventPayload, offset: number) => void,
-  ): void {
-    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-    if (text.trim() === '') return;
-    const parsed = parseEventLine(text);
-    if (parsed.ok) onPayload(parsed.payload, offset);
-    else this.reject(fileId, offset, length, parsed.reason, sampleOf(text), result);
+  private writeParsed(rows: EventRowWriter, parsed: ParsedChunk, fileId: number, result: IngestResult): void {
+    rows.write(parsed, fileId, this.now());
+    result.events += parsed.events.length / EVENT_WIDTH;
+    result.rejected += parsed.rejects.length / REJECT_WIDTH;
+    result.foreign += parsed.foreign;
   }
 
   private reject(

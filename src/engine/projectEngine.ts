@@ -2,9 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { IngestCounts, RejectView } from '../shared/protocol';
+import { bundledParseWorker } from './chunkReaders';
 import { type IngestOptions, type IngestResult, Ingestor } from './ingest';
-import { eventsDir, isWithin, projectStateDir } from './paths';
+import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
+import { type Router, type Routes, routerFor } from './routing';
 import { migrate } from './schema';
 import { setAside, writeFileAtomic } from './snapshot';
 import { loadSqlJs } from './sqlJs';
@@ -27,6 +29,11 @@ export interface OpenProjectOptions {
   /** Longest a change waits for a save under continuous activity. */
   saveMaxDelayMs?: number;
   now?: () => number;
+  /**
+   * The script of the worker that parses large backlogs; by default the bundled one beside this bundle,
+   * none when running from source. `null`: always parse inline.
+   */
+  parseWorkerFile?: string | null;
 }
 
 export const SNAPSHOT_FILE = 'db.sqlite';
@@ -49,7 +56,9 @@ export class ProjectEngine {
     private store: Store,
     private lock: HeldLock | undefined,
     private readonly options: OpenProjectOptions,
-  ) {}
+  ) {
+    this.belongsHere = routerFor(this.routes);
+  }
 
   static async open(options: OpenProjectOptions): Promise<ProjectEngine> {
     const identity = identifyProject(options.folder);
@@ -102,22 +111,13 @@ export class ProjectEngine {
     for (const listener of this.listeners) listener();
   }
 
-  /** Routing answers per working directory; an agent reports the same few over and over. */
-  private routes = new Map<string, boolean>();
+  /** Which working directories' events belong here (nearest open root wins). */
+  get routes(): Routes {
+    return { roots: this.identity.roots, excludeRoots: this.options.excludeRoots ?? [] };
+  }
 
-  /** Whether an event's working directory belongs here (nearest open root wins). */
-  belongsHere = (cwd: string): boolean => {
-    let answer = this.routes.get(cwd);
-    if (answer === undefined) {
-      const resolved = path.resolve(cwd);
-      answer =
-        this.identity.roots.some((root) => isWithin(root, resolved)) &&
-        !(this.options.excludeRoots ?? []).some((inner) => isWithin(inner, resolved));
-      if (this.routes.size > 1000) this.routes.clear();
-      this.routes.set(cwd, answer);
-    }
-    return answer;
-  };
+  /** Whether an event's working directory belongs here. */
+  readonly belongsHere: Router;
 
   private snapshotStamp(): string {
     try {
@@ -180,8 +180,16 @@ export class ProjectEngine {
   /** Read new lines of the event log. Only the writer ingests; a reader gets an empty result. */
   async ingest(options: IngestOptions = {}): Promise<IngestResult> {
     if (this.role !== 'writer' || this.closed)
-      return { events: 0, rejected: 0, foreign: 0, bytes: 0, restarted: [] };
-    const ingestor = new Ingestor(this.store, this.eventsDir, this.belongsHere, this.options.now);
+      return { events: 0, rejected: 0, foreign: 0, bytes: 0, restarted: [], workerChunks: 0 };
+    const ingestor = new Ingestor(
+      this.store,
+      this.eventsDir,
+      this.routes,
+      this.options.now,
+      this.options.parseWorkerFile === undefined
+        ? bundledParseWorker()
+        : (this.options.parseWorkerFile ?? undefined),
+    );
     const result = await ingestor.ingestAll(options);
     if (result.bytes > 0 || result.restarted.length > 0) {
       this.markDirty();
@@ -192,7 +200,7 @@ export class ProjectEngine {
 
   /** Unread bytes of the log for this project, to decide whether a catch-up deserves a progress bar. */
   pendingBytes(): number {
-    return new Ingestor(this.store, this.eventsDir, this.belongsHere).pendingBytes();
+    return new Ingestor(this.store, this.eventsDir, this.routes).pendingBytes();
   }
 
   /** Throw the database away and read the whole log again. */

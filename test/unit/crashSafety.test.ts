@@ -30,10 +30,11 @@ function random(seed: number): () => number {
 
 before(async () => {
   ws = tempWorkspace('cd-crash-');
-  // The real CLI, bundled as it ships, so each restart is a plain fast `node cli.js`.
+  // The real CLI, bundled as it ships, so each restart is a plain fast `node cli.js`; backlogs of three
+  // chunks or more are parsed on its parse worker, so kills also land while the worker reads ahead.
   const outDir = path.join(path.dirname(ws.home), 'cli');
   cliBundle = path.join(outDir, 'cli.js');
-  await bundleForNode(outDir, { cli: 'src/cli/main.ts' });
+  await bundleForNode(outDir, { cli: 'src/cli/main.ts', parseWorker: 'src/engine/parseWorker.ts' });
 });
 after(() => ws.cleanup());
 

@@ -16,6 +16,7 @@ import {
   timeline,
 } from '../../src/engine/memory';
 import { derivedId } from '../../src/engine/memory/ids';
+import { type MemoryItem, analyseForMemory } from '../../src/engine/memory/eventMemory';
 import { ObservationWriter } from '../../src/engine/memory/observationWriter';
 import { RANKED_CANDIDATES, matchExpression, parseQuery } from '../../src/engine/memory/search';
 import { type ObservationDraft, type SessionState, summariseEvent } from '../../src/engine/memory/summarise';
@@ -41,6 +42,13 @@ function bash(command: string, response: Payload = { stdout: 'done', stderr: '' 
   return { tool_name: 'Bash', tool_input: { command }, tool_response: response };
 }
 
+/** What an explicit save event gives the writer. */
+function savedItem(fields: Payload): MemoryItem {
+  const item = analyseForMemory({ hook_event_name: MEMORY_EVENTS.save, ...fields }, MEMORY_EVENTS.save);
+  assert.ok(item);
+  return item;
+}
+
 async function emptyStore(): Promise<Store> {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
@@ -63,10 +71,9 @@ async function storeWith(notes: readonly Note[]): Promise<{ store: Store; ids: s
     const writer = new ObservationWriter(store);
     notes.forEach((note, i) =>
       writer.add(
-        { hook_event_name: MEMORY_EVENTS.save, id: ids[i], text: note.text, type: note.type },
+        savedItem({ id: ids[i], text: note.text, type: note.type }),
         i + 1,
         note.session ?? 'session-a',
-        MEMORY_EVENTS.save,
         note.at ?? T0 + i * 60_000,
       ),
     );
@@ -400,13 +407,7 @@ describe('search', () => {
     const store = new Store(db);
     store.transaction(() => {
       const writer = new ObservationWriter(store);
-      writer.add(
-        { hook_event_name: MEMORY_EVENTS.save, id: derivedId('old'), text: 'Parser rewrite landed' },
-        1,
-        'session-a',
-        MEMORY_EVENTS.save,
-        T0,
-      );
+      writer.add(savedItem({ id: derivedId('old'), text: 'Parser rewrite landed' }), 1, 'session-a', T0);
       writer.flush();
     });
     migrate(db);

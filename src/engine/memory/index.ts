@@ -3,7 +3,7 @@ export { ENVELOPE_TOKENS, TOKEN_BUDGET, type BudgetedText, estimateTokens, fitTo
 export { formatObservations, formatSearch, formatTimeline } from './format';
 export { type IdResolution, SHORT_ID_LENGTH, resolveId, shortId } from './ids';
 export { type MemoryTarget, type SaveInput, saveToMemory, setForgotten } from './memoryEvents';
-export { MAX_SAVED_TEXT } from './observationWriter';
+export { MAX_SAVED_TEXT } from './eventMemory';
 export { MemoryQueryError, type ObservationFilters, parseTime } from './query';
 export {
   DEFAULT_SEARCH_LIMIT,

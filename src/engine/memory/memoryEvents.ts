@@ -8,7 +8,7 @@ import { RECORDER_KEY } from '../eventLine';
 import { appendEventLine } from '../eventLog';
 import { redactText } from '../redact';
 import { randomId } from './ids';
-import { MAX_SAVED_TEXT } from './observationWriter';
+import { MAX_SAVED_TEXT } from './eventMemory';
 import { MemoryQueryError } from './query';
 import { clip } from './text';
 import { MEMORY_EVENTS, type MemoryOrigin, type ObservationType } from './types';

@@ -5,16 +5,11 @@
  * across chunks, so a rolled-back chunk or a rebuild from the log gives the same result.
  */
 import { BatchInsert } from '../batchInsert';
-import type { EventPayload } from '../eventLine';
-import { redactText, sliceSafe } from '../redact';
 import type { Store } from '../store';
-import { derivedId, isObservationId } from './ids';
-import { type ObservationDraft, type SessionState, classifyText, summariseEvent } from './summarise';
-import { oneLine, words } from './text';
-import { MEMORY_EVENTS, isObservationType } from './types';
-
-/** An explicit save keeps this much of its text. */
-export const MAX_SAVED_TEXT = 4000;
+import type { MemoryItem } from './eventMemory';
+import { derivedId } from './ids';
+import { type SessionState, classifyText, resolveDraft } from './summarise';
+import { words } from './text';
 /** A derived observation this similar to one of the last few is a near duplicate (seed: 20 and 0.85). */
 const RECENT_WINDOW = 20;
 const DUPLICATE_OVERLAP = 0.85;
@@ -59,40 +54,23 @@ export class ObservationWriter {
       .map((row) => new Set(words(String(row.text))));
   }
 
-  /** One routed event; most kinds return at the first switch. */
-  add(payload: EventPayload, eventId: number, sessionId: string | null, kind: string, at: number): void {
-    let draft: ObservationDraft | undefined;
-    let id: string | undefined;
-    switch (kind) {
-      case 'PostToolUse':
-      case 'PostToolUseFailure':
-      case 'UserPromptSubmit':
-      case 'PreCompact':
-      case 'SubagentStop':
-        draft = summariseEvent(payload, kind, this.session(sessionId));
-        break;
-      case MEMORY_EVENTS.save:
-        draft = savedDraft(payload);
-        id = isObservationId(payload.id) ? payload.id : undefined;
-        break;
-      case MEMORY_EVENTS.forget:
-      case MEMORY_EVENTS.restore:
-        this.setForgotten(payload.ids, kind === MEMORY_EVENTS.forget ? at : null);
-        return;
-      default:
-        return;
+  /** What one routed event means for the memory (see analyseForMemory), applied in event order. */
+  add(item: MemoryItem, eventId: number, sessionId: string | null, at: number): void {
+    if ('forgotten' in item) {
+      this.setForgotten(item.ids, item.forgotten ? at : null);
+      return;
     }
-    if (!draft) return;
+    const draft = resolveDraft(item.draft, this.session(sessionId));
     if (!this.started) this.start();
     const tokens = words(draft.text);
     const wordSet = new Set(tokens);
-    if (!id && this.recent.some((earlier) => nearDuplicate(wordSet, earlier))) return;
+    if (!item.id && this.recent.some((earlier) => nearDuplicate(wordSet, earlier))) return;
     this.recent.push(wordSet);
     if (this.recent.length > RECENT_WINDOW) this.recent.shift();
     const seq = this.nextSeq++;
     this.rows.add([
       seq,
-      id ?? derivedId(`${sessionId ?? ''}\u0000${at}\u0000${draft.text}`),
+      item.id ?? derivedId(`${sessionId ?? ''}\u0000${at}\u0000${draft.text}`),
       eventId,
       sessionId,
       draft.agentType,
@@ -134,14 +112,12 @@ export class ObservationWriter {
     return state;
   }
 
-  private setForgotten(ids: unknown, forgottenAt: number | null): void {
-    const valid = Array.isArray(ids) ? ids.filter(isObservationId) : [];
-    if (valid.length === 0) return;
+  private setForgotten(ids: readonly string[], forgottenAt: number | null): void {
     // Observations made earlier in this chunk must be in the table to be found.
     this.flush();
     this.store.run(
-      `UPDATE observations SET forgotten_at = ? WHERE id IN (${valid.map(() => '?').join(', ')})`,
-      [forgottenAt, ...valid],
+      `UPDATE observations SET forgotten_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      [forgottenAt, ...ids],
     );
   }
 
@@ -163,16 +139,4 @@ function sessionState(latestPrompt: unknown, latestCheckType: unknown): SessionS
   if (latestPrompt != null) state.intent = classifyText(String(latestPrompt), 'feature');
   if (latestCheckType != null) state.checkFailed = latestCheckType === 'problem';
   return state;
-}
-
-function savedDraft(payload: EventPayload): ObservationDraft | undefined {
-  const raw = typeof payload.text === 'string' ? payload.text : '';
-  const text = redactText(sliceSafe(raw, MAX_SAVED_TEXT)).text.trim();
-  if (!oneLine(text)) return undefined;
-  return {
-    type: isObservationType(payload.type) ? payload.type : classifyText(text, 'discovery'),
-    source: 'saved',
-    text,
-    agentType: typeof payload.agent_type === 'string' ? payload.agent_type : null,
-  };
 }

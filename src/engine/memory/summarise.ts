@@ -1,7 +1,9 @@
 /**
  * The rule-based summariser: which hook events are worth remembering, as one short line each, and of which
- * seed-001 type. Pure functions of the payload and a little per-session state; the writer stores the result.
- * Reads (Read, Grep, Glob...) and navigation commands are context, not observations.
+ * seed-001 type. Two steps: `analyseEvent`, a pure function of the payload holding all the costly work
+ * (rules, redaction), which may run on a parse worker; then `resolveDraft`, which applies a little
+ * per-session state on the thread that writes. Reads (Read, Grep, Glob...) and navigation commands are
+ * context, not observations.
  */
 import * as path from 'node:path';
 import { type EventPayload, stringField } from '../eventLine';
@@ -21,6 +23,19 @@ export interface SessionState {
   intent?: ObservationType;
   /** The latest test or build run failed: the next passing one is a solution. */
   checkFailed?: boolean;
+}
+
+/**
+ * An observation before session state is applied. Its type and text are final unless a field below says
+ * otherwise; templates cross to the writing thread, so they hold data only.
+ */
+export interface DraftTemplate extends ObservationDraft {
+  /** A prompt's kind of work, which types the edits that follow it. */
+  intent?: ObservationType;
+  /** An edit typed by the session's intent; `create` (a new file) stays a feature unless that was a refactor. */
+  typedByIntent?: 'edit' | 'create';
+  /** A test or build run; a passing one right after a failing one is a solution, worded "passed again". */
+  check?: { label: string; bad: boolean; rest: string };
 }
 
 /** Longest derived observation; explicit saves may be longer (see MAX_SAVED_TEXT). */
@@ -79,11 +94,44 @@ function displayPath(file: string, cwd: string | undefined): string {
   return file;
 }
 
+/** The observation an event makes in a session with this state, updating the state. */
 export function summariseEvent(
   payload: EventPayload,
   kind: string,
   session: SessionState,
 ): ObservationDraft | undefined {
+  const template = analyseEvent(payload, kind);
+  return template && resolveDraft(template, session);
+}
+
+/** Apply and update the session's state: the cheap, ordered half of summarising. */
+export function resolveDraft(template: DraftTemplate, session: SessionState): ObservationDraft {
+  const { type, source, text, agentType } = template;
+  const draft: ObservationDraft = { type, source, text, agentType };
+  if (template.intent) session.intent = template.intent;
+  if (template.typedByIntent) {
+    // Edits take the type of the work the prompt asked for.
+    const editType: ObservationType =
+      session.intent === 'bugfix' || session.intent === 'problem'
+        ? 'bugfix'
+        : session.intent === 'refactor'
+          ? 'refactor'
+          : 'feature';
+    draft.type = template.typedByIntent === 'edit' || editType === 'refactor' ? editType : 'feature';
+  }
+  if (template.check) {
+    const { label, bad, rest } = template.check;
+    if (!bad && session.checkFailed === true) {
+      draft.type = 'solution';
+      draft.text = `${label} passed again: ${rest}`;
+    }
+    session.checkFailed = bad;
+  }
+  return draft;
+}
+
+/** What an event would be remembered as, from its payload alone (the costly half of summarising). */
+export function analyseEvent(payload: EventPayload, kind: string): DraftTemplate | undefined {
   const agentType = stringField(payload, 'agent_type') ?? 'main';
   const draft = (type: ObservationType, source: ObservationSource, line: string): ObservationDraft => ({
     type,
@@ -94,14 +142,16 @@ export function summariseEvent(
   switch (kind) {
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return toolObservation(payload, kind === 'PostToolUseFailure', session, agentType);
+      return toolObservation(payload, kind === 'PostToolUseFailure', agentType);
     case 'UserPromptSubmit': {
       const prompt = text(payload.prompt) ?? '';
       // "yes", "go on", "/clear": steering, not something to remember.
       if (oneLine(prompt).split(' ').length < 3) return undefined;
       const line = cleanPiece(prompt, 300);
-      session.intent = classifyText(line, 'feature');
-      return draft(classifyText(line, 'discovery'), 'prompt', `Asked: ${line}`);
+      return {
+        ...draft(classifyText(line, 'discovery'), 'prompt', `Asked: ${line}`),
+        intent: classifyText(line, 'feature'),
+      };
     }
     case 'PreCompact': {
       const instructions = cleanPiece(text(payload.custom_instructions) ?? '', 300);
@@ -130,14 +180,13 @@ export function summariseEvent(
 function toolObservation(
   payload: EventPayload,
   failed: boolean,
-  session: SessionState,
   agentType: string,
-): ObservationDraft | undefined {
+): DraftTemplate | undefined {
   const tool = stringField(payload, 'tool_name');
   if (!tool || payload.is_interrupt === true) return undefined;
   const input = record(payload.tool_input);
   const cwd = stringField(payload, 'cwd');
-  if (tool === 'Bash') return commandObservation(payload, input, failed, session, agentType);
+  if (tool === 'Bash') return commandObservation(payload, input, failed, agentType);
   if (failed) {
     const target = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path) ?? text(input.url);
     const where = target ? ` on ${cleanPiece(displayPath(target, cwd), 160)}` : '';
@@ -153,7 +202,7 @@ function toolObservation(
     case 'Edit':
     case 'MultiEdit':
     case 'NotebookEdit':
-      return changeObservation(tool, input, record(payload.tool_response), cwd, session, agentType);
+      return changeObservation(tool, input, record(payload.tool_response), cwd, agentType);
     case 'WebFetch': {
       const url = text(input.url);
       if (!url) return undefined;
@@ -181,31 +230,26 @@ function changeObservation(
   input: Record<string, unknown>,
   response: Record<string, unknown>,
   cwd: string | undefined,
-  session: SessionState,
   agentType: string,
-): ObservationDraft | undefined {
+): DraftTemplate | undefined {
   const file = text(input.file_path) ?? text(input.notebook_path);
   if (!file) return undefined;
   const shown = cleanPiece(displayPath(file, cwd), 200);
   const sensitive = SENSITIVE_PATH.test(file);
-  // Edits take the type of the work the prompt asked for; a new file is a feature unless that was a refactor.
-  const editType: ObservationType =
-    session.intent === 'bugfix' || session.intent === 'problem'
-      ? 'bugfix'
-      : session.intent === 'refactor'
-        ? 'refactor'
-        : 'feature';
+  const change = (line: string, typedByIntent: 'edit' | 'create'): DraftTemplate => ({
+    type: 'feature',
+    source: 'change',
+    text: line,
+    agentType,
+    typedByIntent,
+  });
   let line: string;
   if (tool === 'Write') {
     const content = text(input.content);
     const lines = content === undefined ? '' : ` (${content.split('\n').length} lines)`;
-    line = response.type === 'update' ? `Rewrote ${shown}${lines}` : `Created ${shown}${lines}`;
-    return {
-      type: editType === 'refactor' ? 'refactor' : response.type === 'update' ? editType : 'feature',
-      source: 'change',
-      text: line,
-      agentType,
-    };
+    return response.type === 'update'
+      ? change(`Rewrote ${shown}${lines}`, 'edit')
+      : change(`Created ${shown}${lines}`, 'create');
   }
   if (tool === 'NotebookEdit') {
     line = `Modified notebook ${shown}`;
@@ -220,7 +264,7 @@ function changeObservation(
         ? `Modified ${shown}${sensitive ? ' (content not recorded)' : ''}`
         : `Modified ${shown}:${count} replaced "${cleanPiece(before, 80)}" with "${cleanPiece(after, 80)}"`;
   }
-  return { type: editType, source: 'change', text: line, agentType };
+  return change(line, 'edit');
 }
 
 /** What a shell command is, judged from the whole command line. */
@@ -310,9 +354,8 @@ function commandObservation(
   payload: EventPayload,
   input: Record<string, unknown>,
   failed: boolean,
-  session: SessionState,
   agentType: string,
-): ObservationDraft | undefined {
+): DraftTemplate | undefined {
   const command = text(input.command);
   if (!command) return undefined;
   const kind = commandKind(command);
@@ -340,14 +383,13 @@ function commandObservation(
     case 'test':
     case 'build': {
       const label = kind === 'test' ? 'Tests' : 'Build';
-      const detail = dash(detailLine(output, bad ? 'error' : 'summary'));
-      const recovered = !bad && session.checkFailed === true;
-      session.checkFailed = bad;
+      const rest = `${shown}${dash(detailLine(output, bad ? 'error' : 'summary'))}`;
       return {
-        type: bad ? 'problem' : recovered ? 'solution' : 'success',
+        type: bad ? 'problem' : 'success',
         source: 'check',
-        text: `${label} ${bad ? 'failed' : recovered ? 'passed again' : 'passed'}: ${shown}${detail}`,
+        text: `${label} ${bad ? 'failed' : 'passed'}: ${rest}`,
         agentType,
+        check: { label, bad, rest },
       };
     }
     case 'lint':

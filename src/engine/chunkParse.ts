@@ -1,0 +1,238 @@
+/**
+ * The database-free half of ingestion: one chunk of complete log lines parsed, routed and turned into row
+ * values and memory items. Needs no database, so it runs on a parse worker for large backlogs (see
+ * chunkReaders.ts) as well as inline; the writer (eventRows.ts) applies the result in one transaction.
+ */
+import { isAscii, isUtf8 } from 'node:buffer';
+import {
+  type EventPayload,
+  parseEventLine,
+  recorderFields,
+  sampleOf,
+  stringField,
+  toEpochMs,
+} from './eventLine';
+import { readCompleteLines } from './logChunks';
+import { type MemoryItem, analyseForMemory } from './memory/eventMemory';
+import type { Router } from './routing';
+
+/** Row values of a chunk, flat (a few arrays of primitives cross between threads far faster than objects). */
+export interface ParsedChunk {
+  /** Per event routed here: offset, received_at, session_id, kind. Event ids are assigned by the writer. */
+  events: Array<number | string | null>;
+  /** Per tool call: event index in the chunk, tool_use_id, session_id, tool_name, success, duration_ms, error, at. */
+  toolCalls: Array<number | string | null>;
+  /** Per prompt: event index, session_id, text, at. */
+  prompts: Array<number | string | null>;
+  /** Per session met: id, started_at, last_event_at, ended_at, end_reason, model, source, transcript_path, cwd. */
+  sessions: Array<number | string | null>;
+  /** In event order. */
+  memory: Array<{ event: number; sessionId: string | null; at: number; item: MemoryItem }>;
+  /** Per line that is no event: offset, length, reason, sample. */
+  rejects: Array<number | string>;
+  /** Lines that belong to other projects (or to none), left for them. */
+  foreign: number;
+}
+
+export const EVENT_WIDTH = 4;
+export const TOOL_CALL_WIDTH = 8;
+export const PROMPT_WIDTH = 4;
+export const SESSION_WIDTH = 9;
+export const REJECT_WIDTH = 4;
+
+/** The longest error or prompt text kept in a row; the event log keeps the whole payload. */
+const MAX_TEXT = 8_000;
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
+function errorText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return clip(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/** Session facts gathered over one chunk and written once per session, not once per event. */
+interface SessionFacts {
+  first: number;
+  last: number;
+  endedAt?: number;
+  endReason?: string;
+  model?: string;
+  source?: string;
+  transcriptPath?: string;
+  cwd?: string;
+}
+
+const NEWLINE = 0x0a;
+
+/** The next chunk of a log file, parsed; or an over-long line to reject whole; or nothing complete yet. */
+export type ChunkRead =
+  | { kind: 'none' }
+  | { kind: 'lines'; length: number; parsed: ParsedChunk }
+  | { kind: 'oversized'; length: number; sample: string };
+
+export function readChunk(
+  fd: number,
+  offset: number,
+  chunkBytes: number,
+  ingestedAt: number,
+  belongsHere: Router,
+): ChunkRead {
+  const chunk = readCompleteLines(fd, offset, chunkBytes);
+  return chunk.kind === 'lines'
+    ? {
+        kind: 'lines',
+        length: chunk.length,
+        parsed: parseChunk(chunk.bytes, offset, ingestedAt, belongsHere),
+      }
+    : chunk;
+}
+
+/**
+ * Parse `bytes` (complete lines, each ending in a newline) read at `baseOffset` of a log file. Events
+ * without a recorder timestamp are received at `ingestedAt`.
+ */
+export function parseChunk(
+  buffer: Buffer,
+  baseOffset: number,
+  ingestedAt: number,
+  belongsHere: Router,
+): ParsedChunk {
+  const parsed: ParsedChunk = {
+    events: [],
+    toolCalls: [],
+    prompts: [],
+    sessions: [],
+    memory: [],
+    rejects: [],
+    foreign: 0,
+  };
+  const sessions = new Map<string, SessionFacts>();
+  const reject = (offset: number, length: number, reason: string, sample: string) =>
+    parsed.rejects.push(offset, length, reason, sample);
+
+  const line = (text: string, offset: number, length: number) => {
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.trim() === '') return;
+    const result = parseEventLine(text);
+    if (!result.ok) {
+      reject(offset, length, result.reason, sampleOf(text));
+      return;
+    }
+    const payload = result.payload;
+    const cwd = stringField(payload, 'cwd');
+    if (cwd === undefined || !belongsHere(cwd)) {
+      parsed.foreign++;
+      return;
+    }
+    const at = toEpochMs(recorderFields(payload).ts) ?? ingestedAt;
+    addEvent(parsed, sessions, payload, offset, at);
+  };
+
+  if (isAscii(buffer)) {
+    // Most chunks are ASCII: decoded once, their lines are slices whose character offsets are byte offsets.
+    const text = buffer.toString('latin1');
+    for (let start = 0; start < text.length;) {
+      const newline = text.indexOf('\n', start);
+      line(text.slice(start, newline), baseOffset + start, newline + 1 - start);
+      start = newline + 1;
+    }
+  } else {
+    const allValidUtf8 = isUtf8(buffer);
+    for (let start = 0; start < buffer.length;) {
+      const newline = buffer.indexOf(NEWLINE, start);
+      const offset = baseOffset + start;
+      if (!allValidUtf8 && !isUtf8(buffer.subarray(start, newline))) {
+        const sample = sampleOf(buffer.toString('utf8', start, Math.min(newline, start + 400)));
+        reject(offset, newline + 1 - start, 'not valid UTF-8', sample);
+      } else {
+        line(buffer.toString('utf8', start, newline), offset, newline + 1 - start);
+      }
+      start = newline + 1;
+    }
+  }
+
+  for (const [id, facts] of sessions) {
+    parsed.sessions.push(
+      id,
+      facts.first,
+      facts.last,
+      facts.endedAt ?? null,
+      facts.endReason ?? null,
+      facts.model ?? null,
+      facts.source ?? null,
+      facts.transcriptPath ?? null,
+      facts.cwd ?? null,
+    );
+  }
+  return parsed;
+}
+
+function addEvent(
+  parsed: ParsedChunk,
+  sessions: Map<string, SessionFacts>,
+  payload: EventPayload,
+  offset: number,
+  at: number,
+): void {
+  const kind = stringField(payload, 'hook_event_name') ?? 'unknown';
+  const sessionId = stringField(payload, 'session_id') ?? null;
+  const event = parsed.events.length / EVENT_WIDTH;
+  parsed.events.push(offset, at, sessionId, kind);
+  if (sessionId) noteSession(sessions, sessionId, payload, kind, at);
+
+  const item = analyseForMemory(payload, kind);
+  if (item) parsed.memory.push({ event, sessionId, at, item });
+
+  switch (kind) {
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
+      const toolName = stringField(payload, 'tool_name');
+      if (!toolName) break;
+      const failed = kind === 'PostToolUseFailure';
+      const duration = payload.duration_ms;
+      parsed.toolCalls.push(
+        event,
+        stringField(payload, 'tool_use_id') ?? null,
+        sessionId,
+        toolName,
+        failed ? 0 : 1,
+        typeof duration === 'number' && Number.isFinite(duration) ? Math.round(duration) : null,
+        failed ? errorText(payload.error) : null,
+        at,
+      );
+      break;
+    }
+    case 'UserPromptSubmit': {
+      const prompt = stringField(payload, 'prompt');
+      if (prompt !== undefined) parsed.prompts.push(event, sessionId, clip(prompt), at);
+      break;
+    }
+  }
+}
+
+function noteSession(
+  sessions: Map<string, SessionFacts>,
+  id: string,
+  payload: EventPayload,
+  kind: string,
+  at: number,
+): void {
+  let facts = sessions.get(id);
+  if (!facts) {
+    facts = { first: at, last: at };
+    sessions.set(id, facts);
+  }
+  facts.first = Math.min(facts.first, at);
+  facts.last = Math.max(facts.last, at);
+  facts.transcriptPath ??= stringField(payload, 'transcript_path');
+  facts.cwd ??= stringField(payload, 'cwd');
+  if (kind === 'SessionStart') {
+    facts.model = stringField(payload, 'model') ?? facts.model;
+    facts.source ??= stringField(payload, 'source');
+  } else if (kind === 'SessionEnd') {
+    facts.endedAt = at;
+    facts.endReason = stringField(payload, 'reason') ?? facts.endReason;
+  }
+}

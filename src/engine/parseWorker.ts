@@ -1,0 +1,18 @@
+/** The parse worker's entry (bundled as dist/parseWorker.js): reads and parses the chunks asked for. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { readChunk } from './chunkParse';
+import type { ParseWorkerData, ReadReply, ReadRequest } from './chunkReaders';
+import { routerFor } from './routing';
+
+const { routes, chunkBytes } = workerData as ParseWorkerData;
+const belongsHere = routerFor(routes);
+
+parentPort?.on('message', ({ id, fd, offset, ingestedAt }: ReadRequest) => {
+  let reply: ReadReply;
+  try {
+    reply = { id, chunk: readChunk(fd, offset, chunkBytes, ingestedAt, belongsHere) };
+  } catch (error) {
+    reply = { id, error: String(error) };
+  }
+  parentPort?.postMessage(reply);
+});

@@ -89,6 +89,8 @@ interface WorkerResult {
   saveMs: number;
   events: number;
   rejected: number;
+  /** Chunks parsed on the parse worker (the rest inline). */
+  workerChunks: number;
   dbBytes: number;
   maxRssBytes: number;
 }
@@ -245,6 +247,7 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
         Math.round(native.saveMs),
         round(worker.dbBytes / 1e6),
         Math.round(worker.maxRssBytes / 1e6),
+        worker.workerChunks,
       ]);
       results[String(size)] = {
         logBytes,
@@ -255,6 +258,7 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
         ratioToNative: ratio,
         sqlJsBareInsertMs: sqlJsMs,
         snapshotSaveMs: worker.saveMs,
+        parseWorkerChunks: worker.workerChunks,
         nativeSaveMs: native.saveMs,
         dbBytes: worker.dbBytes,
         peakRssBytes: worker.maxRssBytes,
@@ -286,6 +290,7 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
       'native save ms',
       'db MB',
       'peak RSS MB',
+      'chunks on parse worker',
     ],
     rows,
     results,

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       saveMs,
       events: result.events,
       rejected: result.rejected,
+      workerChunks: result.workerChunks,
       dbBytes: counts.dbBytes,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
     })}\n`,

@@ -25,7 +25,17 @@ export class BatchInsert {
   }
 
   add(row: readonly SqlValue[]): void {
-    this.pending.push(...row);
+    this.addFrom(row, 0);
+  }
+
+  /**
+   * One row taken from a flat array of rows without copying it out: `lead` (values only the writer knows,
+   * such as a file id) fills the first columns, then the rest come from `values` at `start`.
+   */
+  addFrom(values: readonly SqlValue[], start: number, lead: readonly SqlValue[] = []): void {
+    for (const value of lead) this.pending.push(value);
+    const end = start + this.columns.length - lead.length;
+    for (let i = start; i < end; i++) this.pending.push(values[i]);
     if (this.pending.length === ROWS_PER_STATEMENT * this.columns.length) this.flush();
   }
 

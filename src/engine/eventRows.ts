@@ -20,8 +20,8 @@ export class EventRowWriter {
   private readonly rejects: BatchInsert;
 
   constructor(private readonly store: Store) {
+    // Ids are not bound: SQLite gives each row max(id) + 1, the ids the other rows were given to refer to.
     this.events = new BatchInsert(store, 'events', [
-      'id',
       'file_id',
       'offset',
       'received_at',
@@ -62,17 +62,17 @@ export class EventRowWriter {
     );
     this.rejects = new BatchInsert(store, 'rejects', [
       'file_id',
+      'rejected_at',
       'offset',
       'length',
       'reason',
       'sample',
-      'rejected_at',
     ]);
   }
 
-  /** Write one chunk of `fileId`'s lines; its rejected lines are stamped `rejectedAt`. */
+  /** Write one chunk of `fileId`'s lines (consuming it: event indexes become ids in place); rejects are stamped `rejectedAt`. */
   write(parsed: ParsedChunk, fileId: number, rejectedAt: number): void {
-    // Event ids are assigned here instead of asked back per row.
+    // Event ids are known here instead of asked back per row.
     const firstEventId = this.store.number('SELECT coalesce(max(id), 0) + 1 FROM events');
     const { events, toolCalls, prompts, sessions, rejects } = parsed;
     // First, so the summariser reads its sessions' state as it was before this chunk.
@@ -86,14 +86,13 @@ export class EventRowWriter {
       observations.flush();
     }
 
-    for (let i = 0; i < events.length; i += EVENT_WIDTH)
-      this.events.add([firstEventId + i / EVENT_WIDTH, fileId, ...events.slice(i, i + EVENT_WIDTH)]);
+    const file = [fileId];
+    for (let i = 0; i < events.length; i += EVENT_WIDTH) this.events.addFrom(events, i, file);
     this.events.flush();
 
     for (let i = 0; i < toolCalls.length; i += TOOL_CALL_WIDTH) {
-      const row = toolCalls.slice(i, i + TOOL_CALL_WIDTH);
-      row[0] = firstEventId + (row[0] as number);
-      this.toolCalls.add(row);
+      toolCalls[i] = firstEventId + (toolCalls[i] as number);
+      this.toolCalls.addFrom(toolCalls, i);
     }
     this.toolCalls.flush();
 
@@ -107,12 +106,11 @@ export class EventRowWriter {
     }
     this.prompts.flush();
 
-    for (let i = 0; i < sessions.length; i += SESSION_WIDTH)
-      this.sessionRows.add(sessions.slice(i, i + SESSION_WIDTH));
+    for (let i = 0; i < sessions.length; i += SESSION_WIDTH) this.sessionRows.addFrom(sessions, i);
     this.sessionRows.flush();
 
-    for (let i = 0; i < rejects.length; i += REJECT_WIDTH)
-      this.rejects.add([fileId, ...rejects.slice(i, i + REJECT_WIDTH), rejectedAt]);
+    const stamp = [fileId, rejectedAt];
+    for (let i = 0; i < rejects.length; i += REJECT_WIDTH) this.rejects.addFrom(rejects, i, stamp);
     this.rejects.flush();
   }
 }

@@ -10,7 +10,7 @@ const belongsHere = routerFor(routes);
 parentPort?.on('message', ({ id, fd, offset, ingestedAt }: ReadRequest) => {
   let reply: ReadReply;
   try {
-    reply = { id, chunk: readChunk(fd, offset, chunkBytes, ingestedAt, belongsHere) };
+    reply = { id, json: JSON.stringify(readChunk(fd, offset, chunkBytes, ingestedAt, belongsHere)) };
   } catch (error) {
     reply = { id, error: String(error) };
   }

@@ -4,6 +4,7 @@
  * Screenshots: test-output/e2e/dashboard/.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -196,5 +197,43 @@ describe('dashboard in a real VS Code', () => {
     const reason = await frame.textContent('[data-testid="reject-reason"]');
     assert.match(reason ?? '', /not JSON/);
     await workbench.screenshot('07-rejects');
+  });
+
+  test('the installed package parses large backlogs on its worker thread', () => {
+    // The CLI beside the extension host in the installed package, on a backlog of its own.
+    const installed = fs
+      .readdirSync(workbench.extensionsDir)
+      .find((name) => name.startsWith('context-deck.'));
+    assert.ok(installed, 'the extension is installed');
+    const dist = path.join(workbench.extensionsDir, installed, 'dist');
+    assert.ok(fs.existsSync(path.join(dist, 'parseWorker.js')), 'the parse worker ships beside the host');
+    const backlogHome = path.join(root, 'backlog-home');
+    const backlog = sessionEvents({
+      sessionId: 'backlog-session',
+      cwd: project,
+      startAt: Date.now(),
+      prompts: Array.from({ length: 20 }, (_, i) => `backlog prompt ${i}`),
+      tools: Array.from({ length: 200 }, (_, i) => ({ tool: i % 2 ? 'Edit' : 'Read' })),
+    });
+    appendEvents(backlogHome, backlog);
+    const result = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          path.join(dist, 'cli.js'),
+          'ingest',
+          '--json',
+          '--home',
+          backlogHome,
+          '--project',
+          project,
+          '--chunk-bytes',
+          '4096',
+        ],
+        { encoding: 'utf8' },
+      ),
+    ) as { events: number; workerChunks: number };
+    assert.equal(result.events, backlog.length);
+    assert.ok(result.workerChunks > 0, `chunks parsed on the worker: ${result.workerChunks}`);
   });
 });

@@ -74,6 +74,8 @@ export interface Workbench {
   url: string;
   port: number;
   userDataDir: string;
+  /** Where the VSIX was installed: the extension's files as users get them. */
+  extensionsDir: string;
   logFile: string;
   screenshot(name: string): Promise<string>;
   openContainer(title: string): Promise<void>;
@@ -573,6 +575,7 @@ export async function launchWorkbench(opts: WorkbenchOptions): Promise<Workbench
       url,
       port: server.port,
       userDataDir: server.userDataDir,
+      extensionsDir: server.extensionsDir,
       logFile: server.logFile,
       screenshot,
       openContainer,

@@ -6,6 +6,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import {
   type EventPayload,
+  MAX_LINE_BYTES,
   parseEventLine,
   recorderFields,
   sampleOf,
@@ -66,11 +67,12 @@ interface SessionFacts {
 
 const NEWLINE = 0x0a;
 
-/** The next chunk of a log file, parsed; or an over-long line to reject whole; or nothing complete yet. */
-export type ChunkRead =
-  | { kind: 'none' }
-  | { kind: 'lines'; length: number; parsed: ParsedChunk }
-  | { kind: 'oversized'; length: number; sample: string };
+/** The next chunk of a log file, parsed (an over-long line is a chunk of one reject); or nothing complete yet. */
+export type ChunkRead = { kind: 'none' } | { kind: 'lines'; length: number; parsed: ParsedChunk };
+
+function emptyChunk(): ParsedChunk {
+  return { events: [], toolCalls: [], prompts: [], sessions: [], memory: [], rejects: [], foreign: 0 };
+}
 
 export function readChunk(
   fd: number,
@@ -80,13 +82,22 @@ export function readChunk(
   belongsHere: Router,
 ): ChunkRead {
   const chunk = readCompleteLines(fd, offset, chunkBytes);
-  return chunk.kind === 'lines'
-    ? {
+  switch (chunk.kind) {
+    case 'none':
+      return chunk;
+    case 'lines':
+      return {
         kind: 'lines',
         length: chunk.length,
         parsed: parseChunk(chunk.bytes, offset, ingestedAt, belongsHere),
-      }
-    : chunk;
+      };
+    case 'oversized': {
+      const parsed = emptyChunk();
+      const reason = `line of ${chunk.length} bytes is over the ${MAX_LINE_BYTES / 1024 / 1024} MiB limit`;
+      parsed.rejects.push(offset, chunk.length, reason, chunk.sample);
+      return { kind: 'lines', length: chunk.length, parsed };
+    }
+  }
 }
 
 /**
@@ -99,15 +110,7 @@ export function parseChunk(
   ingestedAt: number,
   belongsHere: Router,
 ): ParsedChunk {
-  const parsed: ParsedChunk = {
-    events: [],
-    toolCalls: [],
-    prompts: [],
-    sessions: [],
-    memory: [],
-    rejects: [],
-    foreign: 0,
-  };
+  const parsed = emptyChunk();
   const sessions = new Map<string, SessionFacts>();
   const reject = (offset: number, length: number, reason: string, sample: string) =>
     parsed.rejects.push(offset, length, reason, sample);

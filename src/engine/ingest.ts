@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EVENT_WIDTH, type ParsedChunk, REJECT_WIDTH } from './chunkParse';
+import { EVENT_WIDTH, REJECT_WIDTH } from './chunkParse';
 import { type ChunkReader, inlineReader, workerReader } from './chunkReaders';
-import { MAX_LINE_BYTES } from './eventLine';
 import { EventRowWriter } from './eventRows';
 import type { Routes } from './routing';
 import type { Store } from './store';
@@ -220,18 +219,11 @@ export class Ingestor {
         // The next chunk is read (and, on a worker, parsed) while this one is written.
         reading = reader.read(fd, offset + chunk.length, this.now());
         reading.catch(() => undefined);
-        const before = { ...result };
+        const { parsed } = chunk;
+        const events = parsed.events.length / EVENT_WIDTH;
+        const rejected = parsed.rejects.length / REJECT_WIDTH;
         this.store.transaction(() => {
-          if (chunk.kind === 'lines') this.writeParsed(rows, chunk.parsed, plan.row.id, result);
-          else
-            this.reject(
-              plan.row.id,
-              offset,
-              chunk.length,
-              `line of ${chunk.length} bytes is over the ${MAX_LINE_BYTES / 1024 / 1024} MiB limit`,
-              chunk.sample,
-              result,
-            );
+          rows.write(parsed, plan.row.id, this.now());
           const newOffset = offset + chunk.length;
           const headLen = Math.min(newOffset, FINGERPRINT_BYTES);
           const tailLen = Math.min(newOffset, FINGERPRINT_BYTES);
@@ -244,12 +236,15 @@ export class Ingestor {
               headLen,
               hashBytes(readRange(fd, 0, headLen)),
               hashBytes(readRange(fd, newOffset - tailLen, tailLen)),
-              result.events - before.events + (result.rejected - before.rejected),
-              result.foreign - before.foreign,
+              events + rejected,
+              parsed.foreign,
               plan.row.id,
             ],
           );
         });
+        result.events += events;
+        result.rejected += rejected;
+        result.foreign += parsed.foreign;
         offset += chunk.length;
         result.bytes += chunk.length;
         progress.doneBytes += chunk.length;
@@ -262,27 +257,5 @@ export class Ingestor {
       await reading.catch(() => undefined);
       await handle.close();
     }
-  }
-
-  private writeParsed(rows: EventRowWriter, parsed: ParsedChunk, fileId: number, result: IngestResult): void {
-    rows.write(parsed, fileId, this.now());
-    result.events += parsed.events.length / EVENT_WIDTH;
-    result.rejected += parsed.rejects.length / REJECT_WIDTH;
-    result.foreign += parsed.foreign;
-  }
-
-  private reject(
-    fileId: number,
-    offset: number,
-    length: number,
-    reason: string,
-    sample: string,
-    result: IngestResult,
-  ): void {
-    this.store.run(
-      'INSERT INTO rejects (file_id, offset, length, reason, sample, rejected_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [fileId, offset, length, reason, sample, this.now()],
-    );
-    result.rejected++;
   }
 }

@@ -58,6 +58,8 @@ export class ProjectEngine {
     private readonly options: OpenProjectOptions,
   ) {
     this.belongsHere = routerFor(this.routes);
+    this.parseWorkerFile =
+      options.parseWorkerFile === undefined ? bundledParseWorker() : (options.parseWorkerFile ?? undefined);
   }
 
   static async open(options: OpenProjectOptions): Promise<ProjectEngine> {
@@ -118,6 +120,9 @@ export class ProjectEngine {
 
   /** Whether an event's working directory belongs here. */
   readonly belongsHere: Router;
+
+  /** Where the parse worker's script is, looked up once: ingestion runs at every append. */
+  private readonly parseWorkerFile: string | undefined;
 
   private snapshotStamp(): string {
     try {
@@ -186,9 +191,7 @@ export class ProjectEngine {
       this.eventsDir,
       this.routes,
       this.options.now,
-      this.options.parseWorkerFile === undefined
-        ? bundledParseWorker()
-        : (this.options.parseWorkerFile ?? undefined),
+      this.parseWorkerFile,
     );
     const result = await ingestor.ingestAll(options);
     if (result.bytes > 0 || result.restarted.length > 0) {

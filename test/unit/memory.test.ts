@@ -19,7 +19,12 @@ import { derivedId } from '../../src/engine/memory/ids';
 import { type MemoryItem, analyseForMemory } from '../../src/engine/memory/eventMemory';
 import { ObservationWriter } from '../../src/engine/memory/observationWriter';
 import { RANKED_CANDIDATES, matchExpression, parseQuery } from '../../src/engine/memory/search';
-import { type ObservationDraft, type SessionState, summariseEvent } from '../../src/engine/memory/summarise';
+import {
+  type ObservationDraft,
+  type SessionState,
+  analyseEvent,
+  resolveDraft,
+} from '../../src/engine/memory/summarise';
 import { ProjectEngine } from '../../src/engine/projectEngine';
 import { MIGRATIONS, migrate } from '../../src/engine/schema';
 import { loadSqlJs } from '../../src/engine/sqlJs';
@@ -35,7 +40,8 @@ function summarise(
   state: SessionState = {},
 ): ObservationDraft | undefined {
   const payload: Payload = { ...hookExample(event), cwd: CWD, ...values };
-  return summariseEvent(payload, String(payload.hook_event_name), state);
+  const template = analyseEvent(payload, String(payload.hook_event_name));
+  return template && resolveDraft(template, state);
 }
 
 function bash(command: string, response: Payload = { stdout: 'done', stderr: '' }): Payload {

@@ -94,16 +94,6 @@ function displayPath(file: string, cwd: string | undefined): string {
   return file;
 }
 
-/** The observation an event makes in a session with this state, updating the state. */
-export function summariseEvent(
-  payload: EventPayload,
-  kind: string,
-  session: SessionState,
-): ObservationDraft | undefined {
-  const template = analyseEvent(payload, kind);
-  return template && resolveDraft(template, session);
-}
-
 /** Apply and update the session's state: the cheap, ordered half of summarising. */
 export function resolveDraft(template: DraftTemplate, session: SessionState): ObservationDraft {
   const { type, source, text, agentType } = template;

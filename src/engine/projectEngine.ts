@@ -11,9 +11,15 @@ import { migrate } from './schema';
 import { setAside, writeFileAtomic } from './snapshot';
 import { loadSqlJs } from './sqlJs';
 import { Store } from './store';
+import { importTranscripts } from './transcripts/importTranscripts';
 import { type HeldLock, lockHolder, tryAcquireLock } from './writerLock';
 
 export type Role = 'writer' | 'reader';
+
+export interface RebuildResult extends IngestResult {
+  /** Transcript files imported before the rebuild and imported again after it. */
+  transcriptFilesImported: number;
+}
 
 export interface OpenProjectOptions {
   home: string;
@@ -168,7 +174,7 @@ export class ProjectEngine {
         }
         const aside = setAside(this.snapshotPath);
         this.warnings.push(
-          `The database snapshot was damaged (${(error as Error).message}). It was moved to ${aside} and the database is being rebuilt from the event log.`,
+          `The database snapshot was damaged (${(error as Error).message}). It was moved to ${aside} and the database is being rebuilt from the event log; history imported from Claude Code transcripts comes back with "Import Claude Code History".`,
         );
       }
     }
@@ -206,12 +212,22 @@ export class ProjectEngine {
     return new Ingestor(this.store, this.eventsDir, this.routes).pendingBytes();
   }
 
-  /** Throw the database away and read the whole log again. */
-  async rebuild(options: IngestOptions = {}): Promise<IngestResult> {
+  /**
+   * Throw the database away and read the whole log again. Imported transcripts are not in the log, so the
+   * ones imported before (and still on disk) are imported again.
+   */
+  async rebuild(options: IngestOptions = {}): Promise<RebuildResult> {
     if (this.role !== 'writer') throw new Error('only the window that writes this project can rebuild it');
+    const transcripts = this.store
+      .all<{ path: string }>('SELECT path FROM transcript_files ORDER BY path')
+      .map((row) => row.path)
+      .filter((file) => fs.existsSync(file));
     this.replaceStore(await freshStore());
     this.markDirty();
-    return this.ingest(options);
+    const result = await this.ingest(options);
+    if (transcripts.length === 0 || options.signal?.aborted) return { ...result, transcriptFilesImported: 0 };
+    const imported = await importTranscripts(this, { paths: transcripts, signal: options.signal });
+    return { ...result, transcriptFilesImported: imported.files };
   }
 
   counts(): IngestCounts {

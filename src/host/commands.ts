@@ -82,7 +82,7 @@ export class Commands {
       {
         modal: true,
         detail:
-          'The database is thrown away and every event is read again from the log. Nothing recorded is lost: the log is the truth. This can take a while for a long history.',
+          'The database is thrown away and every event is read again from the log, and Claude Code history imported before is imported again. Nothing recorded is lost: the log is the truth. This can take a while for a long history.',
       },
       'Rebuild',
     );

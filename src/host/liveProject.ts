@@ -161,9 +161,13 @@ export class LiveProject {
       this.tools.afterIngest(kind, result.events);
       if (result.events > 0) this.nextContext.schedule();
       if (result.bytes > 0 || kind === 'rebuild') {
+        const reimported =
+          'transcriptFilesImported' in result
+            ? `, ${result.transcriptFilesImported} transcript files imported again`
+            : '';
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
-            `${formatMb(result.bytes)} in ${Date.now() - started} ms${abort.signal.aborted ? ' (cancelled)' : ''}`,
+            `${formatMb(result.bytes)}${reimported} in ${Date.now() - started} ms${abort.signal.aborted ? ' (cancelled)' : ''}`,
         );
       }
       for (const file of result.restarted)

@@ -341,6 +341,61 @@ describe('transcript import', () => {
     );
   });
 
+  test('a rebuild imports again the transcripts imported before; one deleted since is left out', async () => {
+    const script: SessionScript = {
+      sessionId: 'hooked',
+      cwd: ws.project,
+      startAt: Date.parse('2026-11-01T10:00:00Z'),
+      prompts: ['fix the build', 'continue'],
+      tools: [{ tool: 'Read' }, { tool: 'Bash', error: 'Exit code 1' }],
+    };
+    appendEvents(ws.home, sessionEvents(script));
+    const copies = path.join(ws.home, 'transcripts');
+    fs.mkdirSync(copies);
+    for (const name of fixtureFiles) fs.copyFileSync(path.join(FIXTURES, name), path.join(copies, name));
+    fs.writeFileSync(path.join(copies, 'hooked.jsonl'), transcriptOf(script));
+    const engine = await open();
+    await engine.ingest();
+    await importTranscripts(engine, { paths: [copies] });
+    const rows = () => ({
+      toolCalls: engine.db.all(
+        'SELECT event_id, tool_use_id, session_id, tool_name, success, error, at FROM tool_calls ORDER BY at, tool_use_id',
+      ),
+      prompts: engine.db.all(
+        'SELECT event_id, session_id, text, at, source_key FROM prompts ORDER BY at, text, source_key',
+      ),
+      sessions: engine.db.all('SELECT * FROM sessions ORDER BY id'),
+      transcripts: engine.db.all('SELECT path FROM transcript_files ORDER BY path'),
+    });
+    const before = rows();
+    assert.equal(before.transcripts.length, fixtureFiles.length + 1);
+
+    const rebuilt = await engine.rebuild();
+    assert.equal(rebuilt.transcriptFilesImported, fixtureFiles.length + 1);
+    assert.deepEqual(rows(), before, 'the same rows, hook-recorded and imported');
+
+    const busiest = [...fixtureFiles].sort(
+      (a, b) => countRaw(path.join(FIXTURES, b)).toolCalls - countRaw(path.join(FIXTURES, a)).toolCalls,
+    )[0];
+    const gone = path.join(copies, busiest);
+    fs.rmSync(gone);
+    const again = await engine.rebuild();
+    assert.equal(again.transcriptFilesImported, fixtureFiles.length);
+    const after = rows();
+    assert.deepEqual(
+      after.transcripts,
+      before.transcripts.filter((row) => row.path !== gone),
+    );
+    assert.ok(after.toolCalls.length < before.toolCalls.length, "the deleted file's tool calls are gone");
+    const hookRecorded = (list: typeof before.toolCalls) => list.filter((row) => row.event_id !== null);
+    assert.deepEqual(
+      hookRecorded(after.toolCalls),
+      hookRecorded(before.toolCalls),
+      'hook-recorded rows stay',
+    );
+    assert.equal(hookRecorded(after.toolCalls).length, 2);
+  });
+
   test("routes Claude Code's folders by recorded cwd; subagent files add tool calls, not prompts", async () => {
     const claudeDir = path.join(ws.home, 'claude');
     const sibling = `${ws.project}-two`;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { AdviceActionKind, HostMessage, WebviewMessage } from '../shared/protocol';
+import type { HostMessage } from '../shared/protocol';
+import { parseWebviewMessage } from '../shared/webviewMessages';
 import type { Log } from './log';
 import { memoryView } from './memoryCommands';
 import type { Projects } from './projects';
@@ -288,102 +289,6 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
   dispose(): void {
     clearTimeout(this.timer);
     this.disposables.forEach((d) => d.dispose());
-  }
-}
-
-/** The webview is less trusted than the host: accept only well-formed members of the WebviewMessage union. */
-const ADVICE_ACTIONS: readonly AdviceActionKind[] = [
-  'compact',
-  'closeFile',
-  'disableServer',
-  'pin',
-  'dismiss',
-];
-
-export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const message = raw as Record<string, unknown>;
-  switch (message.type) {
-    case 'ready':
-    case 'ingestNow':
-    case 'openEventLog':
-    case 'openFolder':
-      return { type: message.type };
-    case 'showRejects':
-    case 'connect':
-    case 'disconnect':
-    case 'importHistory':
-    case 'adviceUndo':
-    case 'previewContext':
-      return typeof message.projectId === 'string'
-        ? { type: message.type, projectId: message.projectId }
-        : undefined;
-    case 'adviceAction':
-      return typeof message.projectId === 'string' &&
-        typeof message.itemId === 'string' &&
-        message.itemId.length <= 4096 &&
-        ADVICE_ACTIONS.includes(message.action as AdviceActionKind)
-        ? {
-            type: 'adviceAction',
-            projectId: message.projectId,
-            itemId: message.itemId,
-            action: message.action as AdviceActionKind,
-          }
-        : undefined;
-    case 'openToolSource':
-      return typeof message.projectId === 'string' &&
-        typeof message.name === 'string' &&
-        message.name.length <= 1000 &&
-        (message.scope === 'global' || message.scope === 'project' || message.scope === 'plugin')
-        ? { type: 'openToolSource', projectId: message.projectId, name: message.name, scope: message.scope }
-        : undefined;
-    case 'setServerEnabled':
-      return typeof message.projectId === 'string' &&
-        typeof message.server === 'string' &&
-        message.server.length <= 1000 &&
-        typeof message.enabled === 'boolean'
-        ? {
-            type: 'setServerEnabled',
-            projectId: message.projectId,
-            server: message.server,
-            enabled: message.enabled,
-          }
-        : undefined;
-    case 'memorySearch':
-      return typeof message.projectId === 'string' &&
-        typeof message.request === 'number' &&
-        Number.isSafeInteger(message.request) &&
-        typeof message.query === 'string' &&
-        message.query.length <= 1000 &&
-        Array.isArray(message.types) &&
-        message.types.length <= 20 &&
-        message.types.every((type) => typeof type === 'string' && type.length <= 40)
-        ? {
-            type: 'memorySearch',
-            projectId: message.projectId,
-            request: message.request,
-            query: message.query,
-            types: message.types as string[],
-          }
-        : undefined;
-    case 'openObservation':
-      return typeof message.projectId === 'string' &&
-        typeof message.id === 'string' &&
-        message.id.length <= 64
-        ? { type: 'openObservation', projectId: message.projectId, id: message.id }
-        : undefined;
-    case 'searchMemory':
-      return typeof message.projectId === 'string' &&
-        typeof message.query === 'string' &&
-        message.query.length <= 1000
-        ? { type: 'searchMemory', projectId: message.projectId, query: message.query }
-        : undefined;
-    case 'copyText':
-      return typeof message.text === 'string' && message.text.length <= 100_000
-        ? { type: 'copyText', text: message.text }
-        : undefined;
-    default:
-      return undefined;
   }
 }
 

@@ -156,6 +156,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO observations_fts (docid, text) SELECT seq, text FROM observations;
   `,
+  // The summariser's state per session (the intent of the latest prompt that said what to do; whether the
+  // latest test or build run failed), stored as each chunk leaves it. Derived again from the rows it would
+  // depend on where chunks split ("continue" sets no intent; a long prompt is typed by its opening), and
+  // live ingestion splits anywhere. It replaces the index of check runs, which served only that derivation.
+  `
+  CREATE TABLE memory_sessions (
+    session_id TEXT PRIMARY KEY,
+    intent TEXT,
+    check_failed INTEGER
+  ) WITHOUT ROWID;
+  DROP INDEX observation_checks_by_session;
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

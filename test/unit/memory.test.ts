@@ -309,6 +309,64 @@ describe('observations from the event log', () => {
     }
   });
 
+  test('live ingestion, a few events at a time, remembers exactly what a rebuild in one pass does', async () => {
+    const base = { session_id: 's1', cwd: ws.project };
+    let at = T0;
+    const prompt = (text: string) =>
+      hookEvent('UserPromptSubmit', { ...base, prompt: text, at: (at += 1000) });
+    const edit = (file: string) =>
+      hookEvent('PostToolUse', {
+        ...base,
+        tool_name: 'Edit',
+        tool_input: { file_path: `${ws.project}/src/${file}`, old_string: 'a', new_string: 'b' },
+        at: (at += 1000),
+      });
+    const test = (exitCode: number) =>
+      hookEvent('PostToolUse', {
+        ...base,
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test' },
+        tool_response: { stdout: exitCode ? 'Tests: 2 failed' : 'Tests: 9 passed', exitCode },
+        at: (at += 1000),
+      });
+    // "continue" and "yes" steer without changing what the work is; a long prompt is typed by its opening.
+    const events = [
+      prompt('Fix the crash in the session parser when a line is torn'),
+      edit('parser.ts'),
+      test(1),
+      prompt('continue'),
+      edit('lines.ts'),
+      test(0),
+      prompt(
+        `Add an export to CSV for the timeline view ${'with columns and options '.repeat(15)} then refactor it`,
+      ),
+      edit('export.ts'),
+      prompt('yes'),
+      edit('csv.ts'),
+    ];
+    const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+    try {
+      for (const event of events) {
+        appendEvents(ws.home, [event]);
+        await engine.ingest();
+      }
+      const remembered = () =>
+        engine.db
+          .all('SELECT type, source, text FROM observations ORDER BY seq')
+          .map((row) => [row.type, row.source, row.text]);
+      const live = remembered();
+      assert.deepEqual(
+        live.filter(([, source]) => source === 'change').map(([type]) => type),
+        ['bugfix', 'bugfix', 'feature', 'feature'],
+        'edits take the type of the last prompt that said what to do',
+      );
+      await engine.rebuild();
+      assert.deepEqual(remembered(), live);
+    } finally {
+      await engine.close();
+    }
+  });
+
   test('saves, forgets and restores are events: forgotten observations vanish everywhere until restored', async () => {
     const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
     try {
@@ -410,12 +468,14 @@ describe('search', () => {
     assert.ok(prefixUpgrade > 0);
     for (const migration of MIGRATIONS.slice(0, prefixUpgrade)) db.exec(migration);
     db.exec(`PRAGMA user_version = ${prefixUpgrade}`);
+    // Written as that version wrote them: the row, then its full-text entry.
+    db.run(
+      `INSERT INTO observations (seq, id, session_id, type, source, text, tokens, at)
+       VALUES (1, ?, 'session-a', 'discovery', 'saved', 'Parser rewrite landed', 3, ?)`,
+      [derivedId('old'), T0],
+    );
+    db.run("INSERT INTO observations_fts (docid, text) VALUES (1, 'Parser rewrite landed')");
     const store = new Store(db);
-    store.transaction(() => {
-      const writer = new ObservationWriter(store);
-      writer.add(savedItem({ id: derivedId('old'), text: 'Parser rewrite landed' }), 1, 'session-a', T0);
-      writer.flush();
-    });
     migrate(db);
     for (const query of ['pars*', 'parser', 'rewrite landed'])
       assert.deepEqual(

@@ -1,15 +1,17 @@
 /**
  * Turns the events of one ingest chunk into observation rows, inside the chunk's transaction: so an event's
  * observations are committed exactly when the event is. Also applies the memory's own events (save,
- * forget, restore). State comes from the database at the chunk's first event, never from memory kept
- * across chunks, so a rolled-back chunk or a rebuild from the log gives the same result.
+ * forget, restore). Session state (memory_sessions) is read from the database when a chunk first meets a
+ * session and written back with the chunk, never kept in memory across chunks, so a rolled-back chunk, a
+ * rebuild from the log and live ingestion split anywhere all give the same result.
  */
 import { BatchInsert } from '../batchInsert';
 import type { Store } from '../store';
 import type { MemoryItem } from './eventMemory';
 import { derivedId } from './ids';
-import { type SessionState, classifyText, resolveDraft } from './summarise';
+import { type SessionState, resolveDraft } from './summarise';
 import { words } from './text';
+import { isObservationType } from './types';
 /** A derived observation this similar to one of the last few is a near duplicate (seed: 20 and 0.85). */
 const RECENT_WINDOW = 20;
 const DUPLICATE_OVERLAP = 0.85;
@@ -31,7 +33,10 @@ export class ObservationWriter {
   /** Word sets of the latest observations, newest last. */
   private recent: Array<Set<string>> = [];
   private sessions = new Map<string, SessionState>();
+  /** Sessions whose state this chunk changed, stored at flush. */
+  private changedSessions = new Set<string>();
   private readonly rows: BatchInsert;
+  private readonly sessionRows: BatchInsert;
   /** Observations from this seq on are not in the full-text index yet. */
   private unindexedFrom = 0;
 
@@ -41,6 +46,13 @@ export class ObservationWriter {
       'observations',
       ['seq', 'id', 'event_id', 'session_id', 'agent_type', 'type', 'source', 'text', 'tokens', 'at'],
       'INSERT OR IGNORE',
+    );
+    this.sessionRows = new BatchInsert(
+      store,
+      'memory_sessions',
+      ['session_id', 'intent', 'check_failed'],
+      'INSERT',
+      'ON CONFLICT (session_id) DO UPDATE SET intent = excluded.intent, check_failed = excluded.check_failed',
     );
   }
 
@@ -61,6 +73,7 @@ export class ObservationWriter {
       return;
     }
     const draft = resolveDraft(item.draft, this.session(sessionId));
+    if (item.draft.intent || item.draft.check) this.changedSessions.add(sessionId ?? '');
     if (!this.started) this.start();
     const tokens = words(draft.text);
     const wordSet = new Set(tokens);
@@ -90,14 +103,16 @@ export class ObservationWriter {
     const unread = [...new Set(sessionIds)].filter((id) => !this.sessions.has(id));
     if (unread.length === 0) return;
     const rows = this.store.all(
-      `SELECT s.value AS id,
-         (SELECT text FROM prompts WHERE session_id = s.value ORDER BY at DESC LIMIT 1) AS prompt,
-         (SELECT type FROM observations WHERE session_id = s.value AND source = 'check'
-          ORDER BY seq DESC LIMIT 1) AS check_type
-       FROM json_each(?) s`,
+      `SELECT s.value AS id, m.intent, m.check_failed
+       FROM json_each(?) s LEFT JOIN memory_sessions m ON m.session_id = s.value`,
       [JSON.stringify(unread)],
     );
-    for (const row of rows) this.sessions.set(String(row.id), sessionState(row.prompt, row.check_type));
+    for (const row of rows) {
+      const state: SessionState = {};
+      if (isObservationType(row.intent)) state.intent = row.intent;
+      if (row.check_failed !== null) state.checkFailed = row.check_failed === 1;
+      this.sessions.set(String(row.id), state);
+    }
   }
 
   /** Per-session state, read from the database the first time a chunk meets the session. */
@@ -105,7 +120,7 @@ export class ObservationWriter {
     const key = sessionId ?? '';
     let state = this.sessions.get(key);
     if (!state) {
-      if (sessionId) this.loadSessions([sessionId]);
+      this.loadSessions([key]);
       state = this.sessions.get(key) ?? {};
       this.sessions.set(key, state);
     }
@@ -122,6 +137,12 @@ export class ObservationWriter {
   }
 
   flush(): void {
+    for (const key of this.changedSessions) {
+      const { intent, checkFailed } = this.sessions.get(key) ?? {};
+      this.sessionRows.add([key, intent ?? null, checkFailed === undefined ? null : Number(checkFailed)]);
+    }
+    this.changedSessions.clear();
+    this.sessionRows.flush();
     if (!this.started) return;
     this.rows.flush();
     if (this.nextSeq === this.unindexedFrom) return;
@@ -132,11 +153,4 @@ export class ObservationWriter {
     );
     this.unindexedFrom = this.nextSeq;
   }
-}
-
-function sessionState(latestPrompt: unknown, latestCheckType: unknown): SessionState {
-  const state: SessionState = {};
-  if (latestPrompt != null) state.intent = classifyText(String(latestPrompt), 'feature');
-  if (latestCheckType != null) state.checkFailed = latestCheckType === 'problem';
-  return state;
 }

@@ -4,6 +4,8 @@ import type { HostMessage, MemoryRowView, MemoryView } from '../../src/shared/pr
 import { formatCount, relativeTime } from '../format';
 import { useNow } from '../hooks';
 import { post, useVsCodeState } from '../vscode';
+import { SearchBox } from './SearchBox';
+import { SectionToggle } from './SectionToggle';
 import './memory.css';
 
 /** Keystrokes are sent to the host after this quiet time. */
@@ -74,17 +76,13 @@ export function MemorySection({ projectId }: { projectId: string }) {
   return (
     <section class="memory" aria-labelledby={headingId} data-testid="memory-section">
       <h3 class="memory-header" id={headingId}>
-        <button
-          type="button"
-          class="section-toggle"
-          aria-expanded={open}
-          aria-controls={bodyId}
-          onClick={() => setOpen(!open)}
-        >
-          <i class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
-          Memory
-          {view && <span class="section-count muted">{formatCount(view.total)}</span>}
-        </button>
+        <SectionToggle
+          open={open}
+          onToggle={() => setOpen(!open)}
+          controls={bodyId}
+          title="Memory"
+          count={view ? view.total : undefined}
+        />
         {view && view.total > 0 && (
           <button
             type="button"
@@ -108,23 +106,14 @@ export function MemorySection({ projectId }: { projectId: string }) {
             <MemoryEmpty />
           ) : (
             <>
-              <div class="search-box">
-                <i class="codicon codicon-search" aria-hidden="true" />
-                <input
-                  type="search"
-                  placeholder='Search: words, "a phrase", prefix*'
-                  aria-label="Search the memory"
-                  data-testid="memory-search"
-                  value={query}
-                  onInput={(event) => setQuery(event.currentTarget.value)}
-                  onKeyDown={(event) => {
-                    if (event.key === 'Escape' && query) {
-                      event.preventDefault();
-                      setQuery('');
-                    }
-                  }}
-                />
-              </div>
+              <SearchBox
+                icon="search"
+                placeholder='Search: words, "a phrase", prefix*'
+                label="Search the memory"
+                testId="memory-search"
+                value={query}
+                onChange={setQuery}
+              />
               <div class="memory-types" role="group" aria-label="Filter by type">
                 {MEMORY_TYPES.filter((type) => (view.byType[type] ?? 0) > 0 || types.includes(type)).map(
                   (type) => (

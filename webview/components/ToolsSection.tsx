@@ -3,6 +3,8 @@ import type { HostMessage, ToolView, ToolsView } from '../../src/shared/protocol
 import { formatCount } from '../format';
 import { useNow } from '../hooks';
 import { useVsCodeState } from '../vscode';
+import { SearchBox } from './SearchBox';
+import { SectionToggle } from './SectionToggle';
 import { ToolRow, toolKey } from './ToolRow';
 import './tools.css';
 
@@ -102,17 +104,13 @@ export function ToolsSection({ projectId }: { projectId: string }) {
   return (
     <section class="tools" aria-labelledby={headingId} data-testid="tools-section">
       <h3 class="tools-header" id={headingId}>
-        <button
-          type="button"
-          class="section-toggle"
-          aria-expanded={open}
-          aria-controls={bodyId}
-          onClick={() => setOpen(!open)}
-        >
-          <i class={`codicon codicon-chevron-${open ? 'down' : 'right'}`} aria-hidden="true" />
-          Tools
-          {view && <span class="section-count muted">{formatCount(total)}</span>}
-        </button>
+        <SectionToggle
+          open={open}
+          onToggle={() => setOpen(!open)}
+          controls={bodyId}
+          title="Tools"
+          count={view ? total : undefined}
+        />
         {view && (
           <span class="tools-strategy muted" title={STRATEGY_TITLES[view.strategy]}>
             ranked by {STRATEGY_NAMES[view.strategy]}
@@ -145,24 +143,15 @@ export function ToolsSection({ projectId }: { projectId: string }) {
                 <ToolsEmpty builtinsHidden={view.builtinsHidden} />
               ) : (
                 <>
-                  <div class="search-box">
-                    <i class="codicon codicon-filter" aria-hidden="true" />
-                    <input
-                      id={filterId}
-                      type="search"
-                      placeholder="Filter by name or description"
-                      aria-label="Filter tools by name or description"
-                      data-testid="tools-filter"
-                      value={filter}
-                      onInput={(event) => setFilter(event.currentTarget.value)}
-                      onKeyDown={(event) => {
-                        if (event.key === 'Escape' && filter) {
-                          event.preventDefault();
-                          setFilter('');
-                        }
-                      }}
-                    />
-                  </div>
+                  <SearchBox
+                    id={filterId}
+                    icon="filter"
+                    placeholder="Filter by name or description"
+                    label="Filter tools by name or description"
+                    testId="tools-filter"
+                    value={filter}
+                    onChange={setFilter}
+                  />
                   {lines.length === 0 ? (
                     <p class="muted" role="status">
                       No tool matches “{filter.trim()}”.

@@ -33,3 +33,43 @@ export function useNow(intervalMs = 15_000): number {
   }, [intervalMs]);
   return now;
 }
+
+/** Host messages that carry one project's view in a field named after the message type. */
+type ProjectViewType = 'tools' | 'memory';
+type ProjectView<K extends ProjectViewType> =
+  Extract<HostMessage, { type: K }> extends Record<K, infer View> ? View : never;
+
+/**
+ * Views the host sends per project on messages of their own (`tools`, `memory`), kept outside any component
+ * from the moment the page loads: one may arrive before its section has mounted. `replaces` decides whether
+ * a view replaces the one already kept. Returns the hook that reads a project's view and renders again on
+ * each update.
+ */
+export function projectViews<K extends ProjectViewType>(
+  type: K,
+  replaces: (previous: ProjectView<K>, next: ProjectView<K>) => boolean = () => true,
+): (projectId: string) => ProjectView<K> | undefined {
+  const received = new Map<string, ProjectView<K>>();
+  const subscribers = new Set<() => void>();
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const message = event.data as Partial<Record<string, unknown>> | null;
+    const view = message?.[type];
+    if (message?.type !== type || typeof message.projectId !== 'string' || typeof view !== 'object' || !view)
+      return;
+    const previous = received.get(message.projectId);
+    if (previous !== undefined && !replaces(previous, view as ProjectView<K>)) return;
+    received.set(message.projectId, view as ProjectView<K>);
+    subscribers.forEach((notify) => notify());
+  });
+  return function useProjectView(projectId: string): ProjectView<K> | undefined {
+    const [, setTick] = useState(0);
+    useEffect(() => {
+      const notify = () => setTick((tick) => tick + 1);
+      subscribers.add(notify);
+      // A view that arrived between the first render and this subscription is shown now.
+      notify();
+      return () => void subscribers.delete(notify);
+    }, []);
+    return received.get(projectId);
+  };
+}

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { MEMORY_TYPES, type MemoryType, memoryTypeIcon } from '../../src/shared/memory';
-import type { HostMessage, MemoryRowView, MemoryView } from '../../src/shared/protocol';
+import type { MemoryRowView } from '../../src/shared/protocol';
 import { formatCount, relativeTime } from '../format';
-import { useNow } from '../hooks';
+import { projectViews, useNow } from '../hooks';
 import { post, useVsCodeState } from '../vscode';
 import { SearchBox } from './SearchBox';
 import { SectionToggle } from './SectionToggle';
@@ -11,34 +11,17 @@ import './memory.css';
 /** Keystrokes are sent to the host after this quiet time. */
 const SEARCH_DEBOUNCE_MS = 200;
 
-/**
- * The host answers each `memorySearch` with a `memory` message, and again whenever the answer changes (the
- * agent worked, something was forgotten). Answers are kept outside any component, like the tools list.
- */
-const received = new Map<string, MemoryView>();
-const subscribers = new Set<() => void>();
 let nextRequest = 1;
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const data = event.data as Partial<Extract<HostMessage, { type: 'memory' }>> | null;
-  if (data?.type !== 'memory' || typeof data.projectId !== 'string' || typeof data.memory !== 'object')
-    return;
-  const previous = received.get(data.projectId);
+/**
+ * The host answers each `memorySearch` with a `memory` message, and again whenever the answer changes (the
+ * agent worked, something was forgotten).
+ */
+const useMemory = projectViews(
+  'memory',
   // An answer to an older keystroke that arrives late is dropped; updates of the current one are kept.
-  if (previous && data.memory.request < previous.request) return;
-  received.set(data.projectId, data.memory);
-  subscribers.forEach((notify) => notify());
-});
-
-function useMemory(projectId: string): MemoryView | undefined {
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    const notify = () => setTick((tick) => tick + 1);
-    subscribers.add(notify);
-    return () => void subscribers.delete(notify);
-  }, []);
-  return received.get(projectId);
-}
+  (previous, next) => next.request >= previous.request,
+);
 
 /** The project memory: latest observations, a search box and type filters; a row opens the observation. */
 export function MemorySection({ projectId }: { projectId: string }) {

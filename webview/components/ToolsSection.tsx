@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { HostMessage, ToolView, ToolsView } from '../../src/shared/protocol';
+import type { ToolView } from '../../src/shared/protocol';
 import { formatCount } from '../format';
-import { useNow } from '../hooks';
+import { projectViews, useNow } from '../hooks';
 import { useVsCodeState } from '../vscode';
 import { SearchBox } from './SearchBox';
 import { SectionToggle } from './SectionToggle';
@@ -11,32 +11,8 @@ import './tools.css';
 /** Rows rendered at once; the rest wait for "show more" or a narrower filter, so 2,000 tools stay smooth. */
 export const ROWS_SHOWN = 150;
 
-/**
- * The host sends each project's ranked tools on their own message, only when the ranking changed. They are
- * kept here, outside any component, from the moment the page loads: the first list may arrive right after
- * the first state, before this section has mounted.
- */
-const received = new Map<string, ToolsView>();
-const subscribers = new Set<() => void>();
-
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const data = event.data as Partial<Extract<HostMessage, { type: 'tools' }>> | null;
-  if (data?.type !== 'tools' || typeof data.projectId !== 'string' || typeof data.tools !== 'object') return;
-  received.set(data.projectId, data.tools);
-  subscribers.forEach((notify) => notify());
-});
-
-function useTools(projectId: string): ToolsView | undefined {
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    const notify = () => setTick((tick) => tick + 1);
-    subscribers.add(notify);
-    // A list that arrived between the first render and this subscription is shown now.
-    notify();
-    return () => void subscribers.delete(notify);
-  }, []);
-  return received.get(projectId);
-}
+/** The host sends each project's ranked tools on their own message, only when the ranking changed. */
+const useTools = projectViews('tools');
 
 const STRATEGY_NAMES = { 'frequency-share': 'share of recent calls', decay: 'recent use (decay)' };
 const STRATEGY_TITLES = {

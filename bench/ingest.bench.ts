@@ -239,7 +239,8 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
       const nativeMs: number[] = [];
       const nativeSaves: number[] = [];
       let sameRows: Rows | undefined;
-      let batch = 1;
+      // Rows per transaction matching our chunks, so both sides commit equally often.
+      const batch = Math.max(1, Math.round(size / Math.max(1, logBytes / DEFAULT_CHUNK_BYTES)));
       for (let run = 0; run < runsFor(size); run++) {
         fs.rmSync(path.join(home, 'projects'), { recursive: true, force: true });
         const worker = ingestInFreshProcess(bundleDir, home, project);
@@ -249,17 +250,15 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
         if (!sameRows) {
           const projects = path.join(home, 'projects');
           sameRows = readRows(path.join(projects, fs.readdirSync(projects)[0], 'db.sqlite'));
-          // Rows per transaction matching our chunks, so both sides commit equally often.
-          batch = Math.max(1, Math.round(size / Math.max(1, logBytes / DEFAULT_CHUNK_BYTES)));
         }
         const native = nativeInsertMs(sameRows, batch);
         native.db.close();
         nativeMs.push(native.insertMs);
         nativeSaves.push(native.saveMs);
       }
+      if (!sameRows) throw new Error('no ingest ran');
       const worker = medianRun(ingests);
       const native = { insertMs: median(nativeMs), saveMs: median(nativeSaves) };
-      if (!sameRows) throw new Error('no ingest ran');
       const sqlJsMs = await sqlJsInsertMs(sameRows, batch);
       const oursRate = size / (worker.ingestMs / 1000);
       const nativeRate = size / (native.insertMs / 1000);

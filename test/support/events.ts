@@ -1,10 +1,11 @@
-/** Test fixture builders: hook payloads built from the documented examples in shared/fixtures. */
+/** Test fixture builders: hook payloads built from the documented examples in test/fixtures. */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-export const SHARED_DIR = process.env.CONTEXT_DECK_SHARED ?? path.resolve(__dirname, '../../../shared');
-export const HOOK_EXAMPLES_DIR = path.join(SHARED_DIR, 'fixtures/hooks/docs-examples');
+/** Real and documented agent files, each with its source noted in the README beside it. */
+export const FIXTURES_DIR = path.resolve(__dirname, '../fixtures');
+export const HOOK_EXAMPLES_DIR = path.join(FIXTURES_DIR, 'hooks/docs-examples');
 
 export type Payload = Record<string, unknown>;
 

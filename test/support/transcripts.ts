@@ -2,11 +2,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encodeProjectDir } from '../../src/engine/transcripts';
-import { SHARED_DIR } from './events';
+import { FIXTURES_DIR } from './events';
 
 type Line = Record<string, unknown>;
 
-const FIXTURE = path.join(SHARED_DIR, 'fixtures/transcripts/claude-code-log-representative_messages.jsonl');
+const FIXTURE = path.join(FIXTURES_DIR, 'transcripts/claude-code-log-representative_messages.jsonl');
 
 function templates(): { user: Line; assistant: Line } {
   const lines = fs

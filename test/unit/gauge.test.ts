@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
 import { ContextGauge, encodeProjectDir, findActiveTranscript } from '../../src/engine/transcripts';
-import { SHARED_DIR, tempWorkspace } from '../support/events';
+import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;
 let file: string;
@@ -246,8 +246,8 @@ async function cli(...argv: string[]) {
 describe('context-deck gauge', () => {
   test('--json for a named transcript prints the reading', async () => {
     const fixture = path.join(
-      SHARED_DIR,
-      'fixtures/transcripts/claude-code-log-dag_compact_after_rewind.jsonl',
+      FIXTURES_DIR,
+      'transcripts/claude-code-log-dag_compact_after_rewind.jsonl',
     );
     const result = await cli('gauge', '--json', '--transcript', fixture, '--window', '100');
     assert.equal(result.code, 0, result.stderr);

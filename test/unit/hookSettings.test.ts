@@ -12,7 +12,7 @@ import {
   recorderCommand,
 } from '../../src/engine/hookSettings';
 import { SettingsParseError, parseJsonc } from '../../src/engine/jsoncEdit';
-import { SHARED_DIR } from '../support/events';
+import { FIXTURES_DIR } from '../support/events';
 
 const COMMAND = recorderCommand(
   { node: '/usr/local/bin/node' },
@@ -36,10 +36,10 @@ const HAND_WRITTEN = `{
 `;
 
 const REAL_FILES = [
-  'fixtures/hooks/docs-examples/settings.hooks-config.json',
-  'fixtures/settings/anthropics-claude-code.examples.settings.settings-strict.json',
-  'fixtures/plugins/anthropics-claude-code.plugins.hookify.hooks.hooks.json',
-  'fixtures/plugins/anthropics-claude-code.plugins.security-guidance.hooks.hooks.json',
+  'hooks/docs-examples/settings.hooks-config.json',
+  'settings/anthropics-claude-code.examples.settings.settings-strict.json',
+  'plugins/anthropics-claude-code.plugins.hookify.hooks.hooks.json',
+  'plugins/anthropics-claude-code.plugins.security-guidance.hooks.hooks.json',
 ];
 
 describe('Claude Code hook settings', () => {
@@ -47,7 +47,7 @@ describe('Claude Code hook settings', () => {
     ['a hand-written file with comments, trailing commas and foreign hooks', HAND_WRITTEN],
     ...REAL_FILES.map((file): [string, string] => [
       file,
-      fs.readFileSync(path.join(SHARED_DIR, file), 'utf8'),
+      fs.readFileSync(path.join(FIXTURES_DIR, file), 'utf8'),
     ]),
   ];
   for (const [name, original] of cases) {

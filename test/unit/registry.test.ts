@@ -13,13 +13,13 @@ import {
   rankTools,
   scanConfigs,
 } from '../../src/engine/registry';
-import { SHARED_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
+import { FIXTURES_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Real .mcp.json with two servers: tidewave (http) and chrome-devtools (stdio). */
-const SPOTTER_MCP = path.join(SHARED_DIR, 'fixtures/mcp/claude-code-dot-mcp.marot-spotter.json');
+const SPOTTER_MCP = path.join(FIXTURES_DIR, 'mcp/claude-code-dot-mcp.marot-spotter.json');
 
 let ws: ReturnType<typeof tempWorkspace>;
 let userHome: string;

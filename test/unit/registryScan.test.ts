@@ -10,7 +10,7 @@ import {
   scanConfigs,
   writeProjectServerEnabled,
 } from '../../src/engine/registry';
-import { SHARED_DIR, tempWorkspace } from '../support/events';
+import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;
 let userHome: string;
@@ -23,7 +23,7 @@ beforeEach(() => {
 afterEach(() => ws.cleanup());
 
 function fixture(name: string): string {
-  return fs.readFileSync(path.join(SHARED_DIR, 'fixtures', name), 'utf8');
+  return fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf8');
 }
 
 /** Put a fixture (or text) at a path below `root`, creating folders. */

@@ -7,13 +7,13 @@ import { ProjectEngine } from '../../src/engine/projectEngine';
 import { ContextGauge, encodeProjectDir, importTranscripts } from '../../src/engine/transcripts';
 import {
   type SessionScript,
-  SHARED_DIR,
+  FIXTURES_DIR,
   appendEvents,
   sessionEvents,
   tempWorkspace,
 } from '../support/events';
 
-const FIXTURES = path.join(SHARED_DIR, 'fixtures/transcripts');
+const FIXTURES = path.join(FIXTURES_DIR, 'transcripts');
 
 let ws: ReturnType<typeof tempWorkspace>;
 const engines: ProjectEngine[] = [];

@@ -245,10 +245,7 @@ async function cli(...argv: string[]) {
 
 describe('context-deck gauge', () => {
   test('--json for a named transcript prints the reading', async () => {
-    const fixture = path.join(
-      FIXTURES_DIR,
-      'transcripts/claude-code-log-dag_compact_after_rewind.jsonl',
-    );
+    const fixture = path.join(FIXTURES_DIR, 'transcripts/claude-code-log-dag_compact_after_rewind.jsonl');
     const result = await cli('gauge', '--json', '--transcript', fixture, '--window', '100');
     assert.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout);

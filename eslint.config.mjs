@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-output/', '.demo/', '.scratch/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-output/', '.demo/', '.demo.partial/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

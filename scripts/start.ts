@@ -3,9 +3,8 @@
  * workspace with recorded agent activity, and serve a real VS Code on 127.0.0.1 with the extension installed.
  */
 import { execSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeDemo } from '../test/support/demoWorkspace';
+import { replaceDemo } from '../test/support/demoWorkspace';
 import { startCodeServer } from '../test/support/workbench';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -19,20 +18,14 @@ function step(title: string, command: string): void {
 }
 
 async function main(): Promise<void> {
-  step('Building and packaging the extension', 'npm run --silent package');
-  step('Setting up code-server (cached after the first run)', 'node scripts/setup-code-server.mjs');
+  step('Building and packaging the extension (about 30 seconds)', 'npm run --silent package');
+  step(
+    'Setting up a local VS Code (code-server) and Chromium: about 5 minutes the first time, then cached',
+    'node scripts/setup-code-server.mjs',
+  );
 
-  const fresh = process.argv.includes('--fresh');
-  if (fresh) fs.rmSync(DEMO_ROOT, { recursive: true, force: true });
-  const existing = fs.existsSync(path.join(DEMO_ROOT, 'demo-project'));
-  const demo = existing
-    ? {
-        home: path.join(DEMO_ROOT, 'home'),
-        project: fs.realpathSync(path.join(DEMO_ROOT, 'demo-project')),
-        claudeDir: path.join(DEMO_ROOT, 'claude'),
-      }
-    : writeDemo(DEMO_ROOT);
-  console.log(`\n> Demo workspace ${existing ? 'kept' : 'created'}: ${demo.project}`);
+  const demo = replaceDemo(DEMO_ROOT);
+  console.log(`\n> Demo workspace with agent activity up to now: ${demo.project}`);
   console.log(`  Context Deck home (event log and databases): ${demo.home}`);
   console.log(`  Claude Code folder (transcripts) for the demo: ${demo.claudeDir}`);
 
@@ -51,7 +44,7 @@ async function main(): Promise<void> {
       '',
       '  Open it in a browser and click the Context Deck icon in the activity bar.',
       `  Append agent activity to ${path.join(demo.home, 'events')} to watch the dashboard update.`,
-      '  Start over with a new demo: npm start -- --fresh',
+      '  Each `npm start` builds a new demo whose history ends at that moment.',
       '',
       '  Desktop VS Code instead: open this folder in VS Code and press F5 ("Run Extension"),',
       `  or run: CONTEXT_DECK_HOME=${demo.home} code --extensionDevelopmentPath=${ROOT} ${demo.project}`,

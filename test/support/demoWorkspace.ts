@@ -53,6 +53,20 @@ export interface DemoOptions {
   now?: number;
 }
 
+export interface DemoFolders {
+  home: string;
+  project: string;
+  claudeDir: string;
+}
+
+function demoFolders(root: string): DemoFolders {
+  return {
+    home: path.join(root, 'home'),
+    claudeDir: path.join(root, 'claude'),
+    project: path.join(root, 'demo-project'),
+  };
+}
+
 /** Claude Code reports absolute file paths. */
 function withAbsolutePath(step: ToolStep, project: string): ToolStep {
   const file = step.input?.file_path;
@@ -91,15 +105,11 @@ export const DEMO_SESSION = 'demo-live-7f3a';
 
 /**
  * Write a demo project folder (with agent config), a home whose event log holds its activity, and a Claude
- * Code folder with the transcript of a session in progress.
+ * Code folder with the transcript of a session in progress. `recordedRoot` is where the demo will live once
+ * moved into place: the recorded activity names paths there.
  */
-export function writeDemo(
-  root: string,
-  options: DemoOptions = {},
-): { home: string; project: string; claudeDir: string } {
-  const home = path.join(root, 'home');
-  const claudeDir = path.join(root, 'claude');
-  const project = path.join(root, 'demo-project');
+export function writeDemo(root: string, options: DemoOptions & { recordedRoot?: string } = {}): DemoFolders {
+  const { home, claudeDir, project } = demoFolders(root);
   fs.mkdirSync(path.join(project, '.claude', 'commands'), { recursive: true });
   fs.mkdirSync(path.join(project, 'src'), { recursive: true });
   fs.writeFileSync(
@@ -115,7 +125,9 @@ export function writeDemo(
     path.join(project, 'README.md'),
     '# Demo project\n\nA workspace with recorded Claude Code activity for Context Deck.\n',
   );
-  const realProject = fs.realpathSync(project);
+  const realProject = options.recordedRoot
+    ? demoFolders(options.recordedRoot).project
+    : fs.realpathSync(project);
   appendEvents(home, demoEvents(realProject, options), 'demo.jsonl');
   const turns = [18_000, 31_000, 52_000, 70_000, 88_000, 104_000, 126_000, 144_000].map((tokens) => ({
     input: 1_200,
@@ -134,4 +146,19 @@ export function writeDemo(
   // One torn write from a crashed tool, so the rejects view has something to explain.
   fs.appendFileSync(path.join(home, 'events', 'demo.jsonl'), '{"hook_event_name":"PostToolUse","cwd":\n');
   return { home, project: realProject, claudeDir };
+}
+
+/**
+ * Build a new demo in `<root>.partial` and move it into place only when it is complete, so an interrupted
+ * start never leaves a half-written demo behind. Its history ends now, so its session context is current.
+ */
+export function replaceDemo(root: string, options: DemoOptions = {}): DemoFolders {
+  const staging = `${root}.partial`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(root), { recursive: true });
+  const recordedRoot = path.join(fs.realpathSync(path.dirname(root)), path.basename(root));
+  writeDemo(staging, { ...options, recordedRoot });
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.renameSync(staging, root);
+  return demoFolders(recordedRoot);
 }

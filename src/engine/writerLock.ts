@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 
 interface LockOwner {
   pid: number;
@@ -80,4 +81,26 @@ export function tryAcquireLock(lockPath: string, purpose: string): HeldLock | un
     }
   }
   return undefined;
+}
+
+/**
+ * A follower waiting to show a change it appended to the event log (a memory save or forget) asks the writer
+ * to save at once rather than after its debounce: a file beside the lock, taken by the writer's next ingest
+ * pass that read something, which comes right after the follower's append since the writer watches the log.
+ */
+const SAVE_REQUEST = 'save-wanted';
+
+export function requestSave(lockPath: string): void {
+  fs.writeFileSync(path.join(path.dirname(lockPath), SAVE_REQUEST), '');
+}
+
+/** The writer's side: save now if a follower asked (the request is taken). Resolves to whether it did. */
+export async function saveIfRequested(writer: { lockPath: string; save(): Promise<void> }): Promise<boolean> {
+  try {
+    fs.unlinkSync(path.join(path.dirname(writer.lockPath), SAVE_REQUEST));
+  } catch {
+    return false;
+  }
+  await writer.save();
+  return true;
 }

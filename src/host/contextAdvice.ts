@@ -1,15 +1,16 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { type AdviceState, readAdviceState, writeAdviceState } from '../engine/pruning/adviceState';
+import {
+  type AdviceState,
+  readAdviceState,
+  withDisabledServers,
+  writeAdviceState,
+} from '../engine/pruning/adviceState';
 import { type Advice, compactCommand } from '../engine/pruning/advisor';
 import { adviseSession, dismissalKey } from '../engine/pruning/sessionAdvice';
-import { planProjectServerEnabled, rankTools } from '../engine/registry';
 import type { AdviceActionKind, AdviceView } from '../shared/protocol';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
-
-/** The registry's enabled servers change rarely; the dashboard asks far more often. */
-const SERVERS_TTL_MS = 5000;
 
 /** How a terminal running the agent can be recognised from its command line or its name. */
 const AGENT_PATTERN = /\bclaude\b/i;
@@ -50,7 +51,6 @@ interface Undoable {
  * dismissals are stored per project (the CLI honours them too); the last one can be undone.
  */
 export class ContextAdvice {
-  private servers = new Map<string, { at: number; names: string[] }>();
   private lastAdvice = new Map<string, Advice>();
   private undoable = new Map<string, Undoable>();
 
@@ -60,16 +60,6 @@ export class ContextAdvice {
     private readonly refresh: () => void,
   ) {}
 
-  private enabledServers(live: LiveProject): string[] {
-    const cached = this.servers.get(live.id);
-    if (cached && Date.now() - cached.at < SERVERS_TTL_MS) return cached.names;
-    const names = rankTools(live.engine, { hideBuiltins: true })
-      .filter((tool) => tool.type === 'mcp_server' && !tool.disabled && tool.server)
-      .map((tool) => tool.server!);
-    this.servers.set(live.id, { at: Date.now(), names });
-    return names;
-  }
-
   private state(live: LiveProject): AdviceState {
     return readAdviceState(this.home(), live.id);
   }
@@ -78,11 +68,13 @@ export class ContextAdvice {
     const reading = live.gauge.reading();
     if (!reading) return null;
     let advice: Advice;
+    // The servers as the Tools section shows them, so a server just disabled leaves the advice with it.
+    const servers = live.tools.servers();
     try {
       advice = adviseSession(reading, {
         now: Date.now(),
-        servers: this.enabledServers(live),
-        state: this.state(live),
+        servers: servers.enabled,
+        state: withDisabledServers(this.state(live), servers.disabled),
       });
     } catch (error) {
       this.log.warn(`pruning advice for ${live.name}: ${shortMessage(error)}`);
@@ -112,13 +104,11 @@ export class ContextAdvice {
         await this.closeEditors(name);
         return;
       case 'disableServer':
-        await live.tools.setServerEnabled(name, false);
-        this.servers.delete(live.id);
         // Undo only what happened: the user may have cancelled the confirmation.
-        if (this.isDisabled(live, name)) {
+        if (await live.tools.setServerEnabled(name, false)) {
           this.undoable.set(live.id, {
             label: `Re-enable ${name}`,
-            revert: () => void live.tools.setServerEnabled(name, true),
+            revert: () => void live.tools.setServerEnabled(name, true, 'undo'),
           });
         }
         this.refresh();
@@ -137,15 +127,6 @@ export class ContextAdvice {
         }));
         return;
     }
-  }
-
-  private isDisabled(live: LiveProject, server: string): boolean {
-    const plan = planProjectServerEnabled({
-      projectRoot: live.engine.identity.mainRoot,
-      server,
-      enabled: false,
-    });
-    return plan.supported && plan.changes.length === 0;
   }
 
   undo(live: LiveProject): void {
@@ -178,7 +159,7 @@ export class ContextAdvice {
     }
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
-      'Context Deck: no terminal running Claude Code was found, so the /compact command was copied to the clipboard. Paste it into Claude Code.',
+      'Copied /compact to the clipboard: no terminal running Claude Code was found. Paste it into Claude Code.',
     );
   }
 
@@ -195,7 +176,7 @@ export class ContextAdvice {
       return;
     }
     void vscode.window.showInformationMessage(
-      `Context Deck: no editor of ${file} is open. Claude Code still holds what it read: compact to drop it.`,
+      `Nothing to close: no editor of ${file} is open. Claude Code still holds what it read; compact to drop it.`,
     );
   }
 }

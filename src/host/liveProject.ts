@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProjectEngine } from '../engine/projectEngine';
+import { requestSave, saveIfRequested } from '../engine/writerLock';
 import { type TranscriptImportResult, importTranscripts } from '../engine/transcripts';
 import { candidateTranscripts, claudeConfigDirs } from '../engine/transcripts/transcriptFiles';
 import type { IngestProgress, ProjectView } from '../shared/protocol';
@@ -14,6 +15,11 @@ const TRANSCRIPT_COUNT_TTL_MS = 10_000;
 /** A backlog above this size gets a cancellable progress notification; smaller ones are read silently. */
 export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
 const CHUNK_PAUSE_MS = 20;
+/** How long a follower waits for the writer's snapshot to show a change made here, and how often it looks. */
+const WRITER_WAIT_MS = 5000;
+const WRITER_POLL_MS = 150;
+const WAITING_FOR_WRITER =
+  'Another VS Code window on this project records the agent’s activity: your change shows here as soon as that window has saved it.';
 
 /**
  * One open project: its engine plus the work that keeps it current. All database work for the project goes
@@ -27,6 +33,8 @@ export class LiveProject {
   private shownWarnings = 0;
   private disposed = false;
   private transcriptCount = { value: 0, at: 0 };
+  /** Changes made here that this follower waits to see in the writer's snapshot. */
+  private waitingForWriter = 0;
   /** Bytes read so far of the ingest in progress, for the dashboard's progress bar. */
   progress: IngestProgress | null = null;
   readonly gauge: LiveGauge;
@@ -158,6 +166,8 @@ export class LiveProject {
       };
       const result =
         kind === 'rebuild' ? await this.engine.rebuild(options) : await this.engine.ingest(options);
+      // A follower's change arrives with new bytes; without any, its request waits for the next pass.
+      if (result.bytes > 0) await saveIfRequested(this.engine);
       this.tools.afterIngest(kind, result.events);
       if (result.events > 0) this.nextContext.schedule();
       if (result.bytes > 0 || kind === 'rebuild') {
@@ -196,6 +206,37 @@ export class LiveProject {
     await this.requestIngest();
   }
 
+  /**
+   * Make a change that only the writer turns into rows (a memory event appended to the log) and resolve once
+   * this window shows it, or has waited WRITER_WAIT_MS. The writer ingests it at once. A follower can't write
+   * the database, and replaying its change on its own copy until the writer's snapshot has it would be a
+   * second implementation of every memory write; so it asks the writer to save at once (writerLock's
+   * requestSave) and reloads each new snapshot until `shows` is true, a few hundred milliseconds; the
+   * dashboard says what it waits for meanwhile.
+   */
+  async applyChange<T>(write: () => T, shows: (written: T) => boolean): Promise<T> {
+    if (this.engine.role === 'writer') {
+      const written = write();
+      await this.requestIngest();
+      return written;
+    }
+    requestSave(this.engine.lockPath);
+    const written = write();
+    this.waitingForWriter++;
+    this.notify();
+    try {
+      const deadline = Date.now() + WRITER_WAIT_MS;
+      while (!this.disposed && !shows(written) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, WRITER_POLL_MS));
+        await this.followWriter();
+      }
+    } finally {
+      this.waitingForWriter--;
+      this.notify();
+    }
+    return written;
+  }
+
   /** Engine warnings (e.g. a damaged snapshot set aside) are shown to the user once each. */
   showNewWarnings(): void {
     const warnings = this.engine.warnings;
@@ -221,6 +262,7 @@ export class LiveProject {
       gauge: this.gauge.view(),
       nextContext: this.nextContext.view(),
       transcriptFiles: this.transcriptFiles(),
+      ...(this.waitingForWriter > 0 ? { sharing: { message: WAITING_FOR_WRITER } } : {}),
     };
   }
 

@@ -2,7 +2,7 @@
  * The project memory in VS Code: Search Memory (a live QuickPick), Show Timeline (earlier/later paging),
  * Save Selection to Memory, and per observation Open, Timeline, Forget (with Undo) and Copy. Reads go
  * straight to the project's engine (writer or follower); writes are memory events appended to the log,
- * applied by the project's writer, so the writer here is asked to ingest at once.
+ * applied by the project's writer, and shown once this window's database has them (LiveProject.applyChange).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -32,7 +32,7 @@ import {
   typingQuery,
 } from '../shared/memory';
 import type { MemoryView } from '../shared/protocol';
-import { relativeTime } from '../shared/relativeTime';
+import { clockTime, relativeTime } from '../shared/relativeTime';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
 import { type MemoryDocumentProvider, type ObservationRef, observationUri, refOfUri } from './memoryDocument';
@@ -93,7 +93,7 @@ export function memoryView(
   };
 }
 
-/** A search hit or timeline entry as a QuickPick row: icon and text, then when, type and short id. */
+/** A search hit or timeline entry as a QuickPick row: icon and text, then time of day, age, type and id. */
 export function observationItem(
   observation: Observation,
   now: number,
@@ -101,7 +101,7 @@ export function observationItem(
 ): ObservationItem {
   return {
     label: `$(${memoryTypeIcon(observation.type)}) ${oneLineClip(observation.text, LABEL_CHARS)}`,
-    description: `${options.anchor ? '$(target) ' : ''}${relativeTime(observation.at, now)} · ${observation.type} · ${shortId(observation.id)}`,
+    description: `${options.anchor ? '$(target) ' : ''}${clockTime(observation.at, now)} · ${relativeTime(observation.at, now)} · ${observation.type} · ${shortId(observation.id)}`,
     detail: options.detail,
     alwaysShow: true,
     buttons: ITEM_BUTTONS,
@@ -275,10 +275,10 @@ export class MemoryCommands {
       pick.items = items;
       const anchorItem = entryItems.find((item) => item.description?.startsWith('$(target)'));
       const around = result.anchorId
-        ? `${shortId(result.anchorId)} (${relativeTime(result.anchorAt, now)})`
+        ? `${shortId(result.anchorId)} (${clockTime(result.anchorAt, now)})`
         : relativeTime(result.anchorAt, now) === 'just now'
           ? 'now'
-          : relativeTime(result.anchorAt, now);
+          : clockTime(result.anchorAt, now);
       pick.title =
         result.entries.length === 0
           ? `Timeline: ${live.name} · nothing in memory yet`
@@ -370,8 +370,8 @@ export class MemoryCommands {
       live.engine.db.get('SELECT text FROM observations WHERE id = ?', [resolved.id])?.text ?? '',
     );
     const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
-    setForgotten(target, [resolved.id], true, 'vscode');
-    await this.applied(live, [resolved.id]);
+    const observationId = () => resolved.id;
+    await this.apply(live, () => setForgotten(target, [resolved.id], true, 'vscode'), observationId, false);
     const undo = 'Undo';
     void vscode.window
       .showInformationMessage(
@@ -380,18 +380,31 @@ export class MemoryCommands {
       )
       .then(async (choice) => {
         if (choice !== undo) return;
-        setForgotten(target, [resolved.id], false, 'vscode');
-        await this.applied(live, [resolved.id]);
+        await this.apply(
+          live,
+          () => setForgotten(target, [resolved.id], false, 'vscode'),
+          observationId,
+          true,
+        );
         vscode.window.setStatusBarMessage(`Context Deck: observation ${shortId(resolved.id)} is back`, 3000);
       });
     return true;
   }
 
-  /** The writer applies memory events when it ingests: ask now, then show the result. */
-  private async applied(live: LiveProject, ids: readonly string[]): Promise<void> {
-    await live.requestIngest();
-    this.documents.refresh(ids);
+  /** Append a memory event, wait until the observation it is about is in memory (or not), then show it. */
+  private async apply<T>(
+    live: LiveProject,
+    write: () => T,
+    idOf: (written: T) => string,
+    inMemory: boolean,
+  ): Promise<T> {
+    const written = await live.applyChange(
+      write,
+      (done) => resolveId(live.engine.db, idOf(done)).ok === inMemory,
+    );
+    this.documents.refresh([idOf(written)]);
     this.projects.refresh();
+    return written;
   }
 
   // ---- Save ---------------------------------------------------------------------------------------------
@@ -428,11 +441,13 @@ export class MemoryCommands {
     }
     const type = await this.pickType();
     if (!type) return;
-    const saved = saveToMemory(
-      { home: this.projects.home, root: live.engine.identity.mainRoot },
-      { text, type, origin: 'vscode' },
+    const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
+    const saved = await this.apply(
+      live,
+      () => saveToMemory(target, { text, type, origin: 'vscode' }),
+      (done) => done.id,
+      true,
     );
-    await this.applied(live, [saved.id]);
     const show = 'Open';
     const choice = await vscode.window.showInformationMessage(
       `Saved to memory as ${type} (${shortId(saved.id)})${saved.cut ? ', cut to the maximum length' : ''}.`,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type Observation, getObservations, shortId } from '../engine/memory';
-import { relativeTime } from '../shared/relativeTime';
+import { clockTime, relativeTime } from '../shared/relativeTime';
 import type { Projects } from './projects';
 
 export const MEMORY_SCHEME = 'context-deck-memory';
@@ -35,7 +35,10 @@ export function observationMarkdown(observation: Observation, now = Date.now()):
   const fields: Array<[string, string]> = [
     ['Type', observation.type],
     ['Source', observation.source],
-    ['When', `${isoMinute(observation.at)} (${relativeTime(observation.at, now)})`],
+    [
+      'When',
+      `${clockTime(observation.at, now)}, ${relativeTime(observation.at, now)} (${isoMinute(observation.at)})`,
+    ],
     ['Session', observation.sessionId ?? '(none: saved outside a session)'],
     ['Agent', observation.agentType ?? '-'],
     ['Id', `${observation.id} (short: ${shortId(observation.id)})`],

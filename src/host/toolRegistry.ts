@@ -2,12 +2,14 @@
  * Keeps one project's tool registry current and ranked for the dashboard (issue 4):
  * - the writer scans the agents' config files into the registry at start, after an ingest that brought a
  *   session start, and when one of those files changes (debounced), and discovers tools from use after
- *   every ingest and history import; a reader only ranks the writer's snapshot;
+ *   every ingest and history import; a reader ranks the writer's snapshot; both show each tool switched on
+ *   or off as their own latest scan of the settings files says (see withConfigSwitches);
  * - every database pass runs in the project's exclusive queue, so none overlaps an ingest;
  * - the ranking is recomputed only when something it depends on changed, and the dashboard is sent the
  *   tools only when their version grows, never with each state update;
  * - the dashboard's actions: open the declaring file at the entry, disable or re-enable an MCP server for
- *   the project (plan, confirm the exact changes, write with a backup), all reversible.
+ *   the project (plan, confirm the exact changes, write with a backup), all reversible: a disable offers
+ *   Undo, which reverts without asking again.
  * Nothing here throws into VS Code: failures are logged.
  */
 import * as path from 'node:path';
@@ -28,6 +30,12 @@ import {
   writeProjectServerEnabled,
 } from '../engine/registry';
 import { configLocations } from '../engine/registry/configPaths';
+import {
+  type ToggleRequest,
+  serverSwitches,
+  toggleConfirmation,
+  withConfigSwitches,
+} from '../engine/registry/serverToggle';
 import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
 
@@ -63,6 +71,8 @@ function settings(): { strategy: RankingStrategy; hideBuiltins: boolean } {
 
 export class ProjectTools implements vscode.Disposable {
   private ranked: RankedTool[] = [];
+  /** The latest scan of the config files, whose on/off switches the ranking shows. */
+  private scan: ConfigScan | undefined;
   private problems: ToolProblemView[] = [];
   private scannedAt: number | null = null;
   /** The last view built and its content as JSON, to tell a new ranking from a repeat of the last. */
@@ -204,7 +214,7 @@ export class ProjectTools implements vscode.Disposable {
     if (role === 'reader') this.scheduleRank();
   }
 
-  /** Rescan the config (writer: into the registry; reader: for its problems only), then rank. */
+  /** Rescan the config (writer: into the registry; reader: for its switches and problems), then rank. */
   scheduleScan(delayMs = CONFIG_DEBOUNCE_MS): void {
     if (this.disposed) return;
     clearTimeout(this.scanTimer);
@@ -215,9 +225,7 @@ export class ProjectTools implements vscode.Disposable {
       void this.host
         .exclusive(async () => {
           this.scanQueued = false;
-          this.scanNow();
-          if (this.host.engine.role === 'writer') discoverFromUse(this.host.engine);
-          this.rankNow();
+          this.scanAndRank();
         })
         .catch((error: unknown) => {
           this.scanQueued = false;
@@ -227,10 +235,18 @@ export class ProjectTools implements vscode.Disposable {
   }
 
   /** Must run inside the queue. */
+  private scanAndRank(): void {
+    this.scanNow();
+    if (this.host.engine.role === 'writer') discoverFromUse(this.host.engine);
+    this.rankNow();
+  }
+
+  /** Must run inside the queue. */
   private scanNow(): void {
     if (this.disposed) return;
     try {
       const scan: ConfigScan = scanConfigs({ projectRoot: this.root });
+      this.scan = scan;
       this.scannedAt = Date.now();
       const known = new Set(this.problems.map((problem) => `${problem.file}\0${problem.message}`));
       this.problems = scan.problems.map((problem) => ({
@@ -282,7 +298,7 @@ export class ProjectTools implements vscode.Disposable {
     if (this.disposed) return;
     try {
       const { strategy, hideBuiltins } = settings();
-      this.ranked = rankTools(this.host.engine, { strategy, hideBuiltins });
+      this.ranked = withConfigSwitches(rankTools(this.host.engine, { strategy, hideBuiltins }), this.scan);
       this.lastRankAt = Date.now();
       const userHome = configLocations({ projectRoot: this.root }).userHome;
       const next = {
@@ -358,7 +374,7 @@ export class ProjectTools implements vscode.Disposable {
     const declared = found.tool.source !== null ? found.tool : found.parent;
     if (!declared || declared.source === null) {
       void vscode.window.showInformationMessage(
-        `Context Deck: ${name} was found in the agent's tool calls; no config file of this project declares it.`,
+        `No file to open: ${name} was found in the agent's tool calls, and no config file of this project declares it.`,
       );
       return;
     }
@@ -384,63 +400,77 @@ export class ProjectTools implements vscode.Disposable {
     });
   }
 
+  /** The MCP servers of the ranking shown, by switch (the pruning advice offers to disable enabled ones). */
+  servers(): { enabled: string[]; disabled: string[] } {
+    return serverSwitches(this.ranked);
+  }
+
   /**
    * Disable or re-enable an MCP server for this project through Claude Code's own settings: the exact change
-   * is shown in a modal first, the file is written with a backup, and the registry is rescanned.
+   * is shown in a modal first (not for an Undo), the file is written with a backup, and the tools are
+   * rescanned before this resolves, so whatever shows them next shows the change. Resolves to whether the
+   * file was changed.
    */
-  async setServerEnabled(server: string, enabled: boolean): Promise<void> {
+  async setServerEnabled(
+    server: string,
+    enabled: boolean,
+    request: ToggleRequest = 'user',
+  ): Promise<boolean> {
     try {
-      await this.toggleServer(server, enabled);
+      return await this.toggleServer(server, enabled, request);
     } catch (error) {
       this.log.error(`${enabled ? 'enabling' : 'disabling'} ${server} failed`, error);
       void vscode.window.showErrorMessage(
         `Context Deck could not ${enabled ? 'enable' : 'disable'} ${server}: ${shortMessage(error)}`,
       );
+      return false;
     }
   }
 
-  private async toggleServer(server: string, enabled: boolean): Promise<void> {
+  private async toggleServer(server: string, enabled: boolean, request: ToggleRequest): Promise<boolean> {
     const known = this.ranked.some((tool) => tool.type === 'mcp_server' && tool.server === server);
     if (!known) {
       this.log.warn(`${this.host.name}: no MCP server "${server}" in the registry; nothing changed`);
-      return;
+      return false;
     }
     const plan = planProjectServerEnabled({ projectRoot: this.root, server, enabled });
     if (!plan.supported) {
       void vscode.window.showWarningMessage(
         `Context Deck can't ${enabled ? 'enable' : 'disable'} "${server}" for this project: ${plan.reason}.`,
       );
-      return;
+      return false;
     }
     if (plan.changes.length === 0) {
       const notes = plan.notes.length ? ` ${plan.notes.join('; ')}.` : '';
       void vscode.window.showInformationMessage(
-        `Context Deck: ${server} is already ${enabled ? 'enabled' : 'disabled'} in ${path.basename(plan.file)}.${notes}`,
+        `Nothing to change: ${server} is already ${enabled ? 'enabled' : 'disabled'} in ${path.basename(plan.file)}.${notes}`,
       );
-      return;
+      return false;
     }
-    const action = enabled ? 'Enable' : 'Disable';
-    const detail = [
-      ...plan.changes.map((change) => `• ${change[0].toUpperCase()}${change.slice(1)}`),
-      ...plan.notes.map((note) => `Note: ${note}.`),
-      '',
-      `A backup of the file is written first; nothing else in it changes. Claude Code applies it from its next session. ${
-        enabled ? 'Disable it again' : 'Re-enable it'
-      } from the dashboard at any time.`,
-    ].join('\n');
-    const choice = await vscode.window.showWarningMessage(
-      `${action} the MCP server "${server}" for ${this.host.name}?`,
-      { modal: true, detail },
-      action,
-    );
-    if (choice !== action) return;
+    const confirmation = toggleConfirmation(plan, request, this.host.name);
+    if (confirmation) {
+      const { message, detail, button } = confirmation;
+      if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) !== button)
+        return false;
+    }
     const backup = writeProjectServerEnabled(plan);
     this.log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
-    void vscode.window.setStatusBarMessage(
-      `Context Deck: ${server} ${enabled ? 'enabled' : 'disabled'} for ${this.host.name}`,
-      4000,
-    );
-    this.scheduleScan(0);
+    await this.host.exclusive(async () => this.scanAndRank());
+    if (enabled) {
+      void vscode.window.setStatusBarMessage(
+        `Context Deck: ${server} ${enabled ? 'enabled' : 'disabled'} for ${this.host.name}`,
+        4000,
+      );
+    } else {
+      const undo = 'Undo';
+      void vscode.window
+        .showInformationMessage(
+          `Disabled ${server} for ${this.host.name}: Claude Code starts without it from its next session.`,
+          undo,
+        )
+        .then((choice) => choice === undo && this.setServerEnabled(server, true, 'undo'));
+    }
+    return true;
   }
 
   dispose(): void {

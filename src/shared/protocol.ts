@@ -106,8 +106,13 @@ export interface ProjectView {
   id: string;
   name: string;
   root: string;
-  /** `writer` ingests; `reader` follows another window's snapshot read-only. */
+  /** `writer` ingests; `reader` follows another window's snapshot read-only. Not shown: see `sharing`. */
   role: 'writer' | 'reader';
+  /**
+   * Only while a change made in this window (a memory save or forget) waits for the other VS Code window that
+   * records this project: a sentence for the user, shown as is. Absent whenever the two are in sync.
+   */
+  sharing?: { message: string };
   counts: IngestCounts;
   /** Epoch ms of the newest event received, or null when none. */
   lastEventAt: number | null;

@@ -10,6 +10,7 @@ import {
   parseMemoryQuery,
   typingQuery,
 } from '../../src/shared/memory';
+import { clockTime } from '../../src/shared/relativeTime';
 
 describe('memory presentation', () => {
   test('the shared type list is the engine’s, each with an icon', () => {
@@ -44,5 +45,20 @@ describe('memory presentation', () => {
   test('one line, cut with an ellipsis', () => {
     assert.equal(oneLineClip('a\n  b\tc', 10), 'a b c');
     assert.equal(oneLineClip('abcdefghijkl', 6), 'abcde…');
+  });
+
+  test('when: the local time of day, with the day when it was not today', () => {
+    // Local dates, so the expectations hold in any time zone.
+    const now = new Date(2026, 2, 12, 9, 5).getTime(); // Thursday 12 March 2026, 09:05
+    const at = (month: number, day: number, hour: number, minute: number, year = 2026) =>
+      clockTime(new Date(year, month, day, hour, minute).getTime(), now);
+    assert.equal(at(2, 12, 0, 1), '00:01');
+    assert.equal(at(2, 12, 9, 5), '09:05');
+    assert.equal(at(2, 11, 23, 59), 'yesterday 23:59', 'six minutes ago, but yesterday');
+    assert.equal(at(2, 11, 14, 32), 'yesterday 14:32');
+    assert.equal(at(2, 9, 14, 32), 'Mon 14:32');
+    assert.equal(at(2, 6, 8, 0), 'Fri 08:00');
+    assert.equal(at(2, 5, 18, 45), '5 Mar 18:45', 'a week ago names the date');
+    assert.equal(at(11, 31, 22, 10, 2025), '31 Dec 2025 22:10');
   });
 });

@@ -4,10 +4,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { resolveId, saveToMemory, setForgotten } from '../../src/engine/memory';
 import { resolveHome } from '../../src/engine/paths';
 import { identifyProject } from '../../src/engine/projectIdentity';
 import { ProjectEngine } from '../../src/engine/projectEngine';
 import { MIGRATIONS, schemaVersion } from '../../src/engine/schema';
+import { requestSave, saveIfRequested } from '../../src/engine/writerLock';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;
@@ -170,6 +172,35 @@ describe('single writer', () => {
     );
     const engine = await open();
     assert.equal(engine.role, 'writer');
+  });
+
+  test('a follower’s forget shows there as soon as the writer has ingested it, not after the save debounce', async () => {
+    const writer = await open({ purpose: 'window A', saveDebounceMs: 60_000 });
+    const follower = await open({ purpose: 'window B' });
+    const target = { home: ws.home, root: writer.identity.mainRoot };
+    const saved = saveToMemory(target, {
+      text: 'We retry the API 3 times',
+      type: 'decision',
+      origin: 'vscode',
+    });
+    await writer.ingest();
+    await writer.save();
+    await follower.reloadIfChanged();
+    assert.ok(resolveId(follower.db, saved.id).ok);
+
+    // The follower's side (LiveProject.applyChange), then the writer's ingest pass (LiveProject.runIngest).
+    requestSave(follower.lockPath);
+    setForgotten(target, [saved.id], true, 'vscode');
+    assert.ok((await writer.ingest()).bytes > 0);
+    assert.equal(await saveIfRequested(writer), true);
+    assert.equal(await follower.reloadIfChanged(), true);
+    assert.equal(resolveId(follower.db, saved.id).ok, false, 'forgotten in the follower too');
+
+    // Without a request the writer keeps its debounce (a minute here): the follower would wait for it.
+    setForgotten(target, [saved.id], false, 'vscode');
+    assert.ok((await writer.ingest()).bytes > 0);
+    assert.equal(await saveIfRequested(writer), false, 'one request, one save');
+    assert.equal(await follower.reloadIfChanged(), false);
   });
 
   test('a live lock holder is respected and named when writing is demanded', async () => {

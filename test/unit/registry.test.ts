@@ -10,10 +10,21 @@ import {
   type ToolScope,
   applyScan,
   discoverFromUse,
+  planProjectServerEnabled,
   rankTools,
   scanConfigs,
+  writeProjectServerEnabled,
 } from '../../src/engine/registry';
+import {
+  serverSwitches,
+  toggleConfirmation,
+  withConfigSwitches,
+} from '../../src/engine/registry/serverToggle';
+import { readAdviceState, withDisabledServers } from '../../src/engine/pruning/adviceState';
+import { adviseSession } from '../../src/engine/pruning/sessionAdvice';
+import { ContextGauge } from '../../src/engine/transcripts';
 import { FIXTURES_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
+import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3_600_000;
@@ -576,5 +587,123 @@ describe('context-deck scan and tools', () => {
     assert.equal(tools.code, 0);
     assert.match(tools.stderr, /another process writes this project/);
     assert.equal((JSON.parse(tools.stdout) as unknown[]).length, 2);
+  });
+});
+
+describe('disabling a server from another window of the project', () => {
+  const MIN = 60_000;
+
+  /** A session at 85% full that called tidewave once, long ago, unrelated to the last prompt. */
+  async function sessionReading(now: number) {
+    const file = path.join(ws.home, 'session.jsonl');
+    const base = { sessionId: 'follower', cwd: ws.project };
+    writeTranscript(file, [
+      promptLine({ ...base, text: 'Look at the deploy', at: now - 200 * MIN }),
+      ...toolTurnLines({
+        ...base,
+        turns: [
+          {
+            tool: 'mcp__tidewave__project_eval',
+            input: { code: 'Application.started_applications()' },
+            resultChars: 12_000,
+            tokens: 100_000,
+            at: now - 180 * MIN,
+          },
+        ],
+      }),
+      promptLine({ ...base, text: 'Fix the checkout totals in cart.ts', at: now - 30 * MIN }),
+      ...toolTurnLines({
+        ...base,
+        turns: [
+          {
+            tool: 'Read',
+            input: { file_path: path.join(ws.project, 'cart.ts') },
+            resultChars: 6_000,
+            tokens: 170_000,
+            at: now - 2 * MIN,
+          },
+        ],
+      }),
+    ]);
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    return gauge.reading();
+  }
+
+  test('the follower shows the server disabled at once, and its advice no longer offers it', async () => {
+    rescan(Date.now());
+    await engine.save();
+    const follower = await ProjectEngine.open({ home: ws.home, folder: ws.project });
+    try {
+      assert.equal(follower.role, 'reader');
+      const now = Date.now();
+      const reading = await sessionReading(now);
+      // What the follower's dashboard shows: its Tools section, and the advice built from the same ranking.
+      const followerView = () => {
+        const tools = withConfigSwitches(rankTools(follower, { hideBuiltins: true }), scan());
+        const servers = serverSwitches(tools);
+        const advice = adviseSession(reading, {
+          now,
+          servers: servers.enabled,
+          state: withDisabledServers(readAdviceState(ws.home, follower.identity.id), servers.disabled),
+        });
+        return {
+          disabled: find(tools, 'mcp__tidewave__*').disabled,
+          advised: advice.recommendations.map((rec) => rec.itemId),
+        };
+      };
+      const before = followerView();
+      assert.equal(before.disabled, false);
+      assert.ok(before.advised.includes('mcp_server:tidewave'), before.advised.join());
+
+      const plan = planProjectServerEnabled({
+        projectRoot: ws.project,
+        userHome,
+        server: 'tidewave',
+        enabled: false,
+      });
+      assert.ok(plan.supported);
+      writeProjectServerEnabled(plan);
+
+      const after = followerView();
+      assert.equal(after.disabled, true, 'the Tools row shows it disabled');
+      assert.ok(!after.advised.includes('mcp_server:tidewave'), after.advised.join());
+      assert.ok(after.advised.includes('mcp_server:chrome-devtools'), 'the other server is still offered');
+      assert.equal(
+        find(rankTools(follower), 'mcp__tidewave__*').disabled,
+        false,
+        'the writer has not rescanned and saved yet',
+      );
+    } finally {
+      await follower.close();
+    }
+  });
+
+  test('a disable is confirmed with the exact change; its Undo reverts without asking again', () => {
+    const toggle = (enabled: boolean) => {
+      const plan = planProjectServerEnabled({
+        projectRoot: ws.project,
+        userHome,
+        server: 'tidewave',
+        enabled,
+      });
+      assert.ok(plan.supported);
+      return plan;
+    };
+    const disable = toggle(false);
+    const asked = toggleConfirmation(disable, 'user', 'spotter');
+    assert.equal(asked?.message, 'Disable the MCP server "tidewave" for spotter?');
+    assert.match(asked.detail, /Add "tidewave" to disabledMcpjsonServers in \.claude\/settings\.local\.json/);
+    writeProjectServerEnabled(disable);
+
+    const undo = toggle(true);
+    assert.equal(toggleConfirmation(undo, 'undo', 'spotter'), undefined);
+    assert.equal(
+      toggleConfirmation(undo, 'user', 'spotter')?.button,
+      'Enable',
+      'Re-enable in Tools still asks',
+    );
+    writeProjectServerEnabled(undo);
+    assert.equal(scan().entries.find((entry) => entry.name === 'mcp__tidewave__*')?.disabled, false);
   });
 });

@@ -49,3 +49,8 @@ export function excludedItems(
     ...items.filter((item) => dismissed.has(item.key)).map((item) => item.id),
   ]);
 }
+
+/** Disabled MCP servers are left out of the advice like pinned items: disabling them is already done. */
+export function withDisabledServers(state: AdviceState, servers: readonly string[]): AdviceState {
+  return { ...state, pinned: [...state.pinned, ...servers.map((server) => `mcp_server:${server}`)] };
+}

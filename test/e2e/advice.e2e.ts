@@ -86,7 +86,7 @@ describe('pruning advice in a real VS Code', () => {
     await legacy.waitFor({ timeout: 15_000 });
     const text = await legacy.innerText();
     assert.match(text, /HIGH/);
-    assert.match(text, /saves ~9,000t/);
+    assert.match(text, /saves ~9,000 tokens/);
     assert.match(text, /unrelated to the latest prompt/);
     assert.equal(
       await frame.locator('[data-testid="advice-item"][data-item$="src/api.ts"]').count(),

@@ -139,7 +139,8 @@ export function writeDemo(root: string, options: DemoOptions & { recordedRoot?: 
     transcriptLines({
       sessionId: DEMO_SESSION,
       cwd: realProject,
-      startAt: (options.now ?? Date.now()) - 3_600_000,
+      // Its last response came two minutes ago: a session in progress.
+      startAt: (options.now ?? Date.now()) - 10 * 60_000,
       turns,
     }),
   );

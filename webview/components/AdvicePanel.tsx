@@ -1,6 +1,7 @@
 import type { AdviceActionKind, AdviceView, RecommendationView } from '../../src/shared/protocol';
 import { formatCount } from '../format';
 import { post } from '../vscode';
+import { Breakable } from './Breakable';
 import './advice.css';
 
 const PRIMARY_LABELS: Record<RecommendationView['action'], { label: string; icon: string }> = {
@@ -54,8 +55,8 @@ export function AdvicePanel({ projectId, advice }: { projectId: string; advice: 
         >
           <i class="codicon codicon-fold" aria-hidden="true" /> Compact with focus
         </button>
-        <code class="advice-command" title={advice.compactCommand}>
-          {advice.compactCommand}
+        <code class="advice-command" data-testid="advice-command">
+          <Breakable text={advice.compactCommand} />
         </code>
       </div>
       {advice.recommendations.length > 0 && (
@@ -78,7 +79,7 @@ export function AdvicePanel({ projectId, advice }: { projectId: string; advice: 
                   <span class="muted advice-figures">
                     score {rec.score ?? '–'}
                     {rec.savingTokens !== null
-                      ? ` · saves ~${formatCount(rec.savingTokens)}t`
+                      ? ` · saves ~${formatCount(rec.savingTokens)} tokens`
                       : ' · size unknown'}
                   </span>
                 </div>

@@ -8,12 +8,14 @@ interface Props {
   onRejectsClick: () => void;
 }
 
-/** The ingestion numbers. Each number element has a stable data-testid whose text is exactly the number. */
+/**
+ * What the agent did, then the event log's own numbers. Each number element has a stable data-testid whose text is exactly the number.
+ */
 export function Counts({ counts, projectId, rejectsOpen, onRejectsClick }: Props) {
   return (
     <div class="counts" role="group" aria-label="Ingestion status">
-      <Tile icon="pulse" label="Events" testId="count-events" value={counts.events} />
       <Tile icon="history" label="Sessions" testId="count-sessions" value={counts.sessions} />
+      <Tile icon="comment" label="Prompts" testId="count-prompts" value={counts.prompts} />
       <div class="tile">
         <span class="tile-label">
           <i class="codicon codicon-tools" aria-hidden="true" /> Tool calls
@@ -25,7 +27,7 @@ export function Counts({ counts, projectId, rejectsOpen, onRejectsClick }: Props
           <span data-testid="count-toolFailures">{formatCount(counts.toolFailures)}</span> failed
         </span>
       </div>
-      <Tile icon="comment" label="Prompts" testId="count-prompts" value={counts.prompts} />
+      <Tile icon="pulse" label="Events" testId="count-events" value={counts.events} />
       <button
         type="button"
         class={counts.rejected > 0 ? 'tile tile-button has-rejects' : 'tile tile-button'}

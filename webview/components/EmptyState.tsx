@@ -1,20 +1,35 @@
 import type { ConnectionView } from '../../src/shared/protocol';
+import { formatCount } from '../format';
 import { post } from '../vscode';
+import { Breakable } from './Breakable';
 
 interface Props {
   projectId: string;
   connection: ConnectionView;
   eventsDir: string;
+  /** Sessions read from Claude Code's own transcripts (Import History) before any hook has recorded one. */
+  importedSessions: number;
 }
 
-/** Shown until the first event of a project arrives: how to get the agent's activity into the log. */
-export function EmptyState({ projectId, connection, eventsDir }: Props) {
+/**
+ * Shown until the first hook event of a project arrives: how to get the agent's activity into the log. With
+ * imported history there is activity to show already; what is missing is live recording.
+ */
+export function EmptyState({ projectId, connection, eventsDir, importedSessions }: Props) {
   const connectedScope = connection.scopes.find((scope) => scope.status === 'connected');
   return (
-    <div class="panel empty">
+    <div class="panel empty" data-testid="empty-state">
       <h3>
-        <i class="codicon codicon-plug" aria-hidden="true" /> No agent activity recorded yet
+        <i class="codicon codicon-plug" aria-hidden="true" />{' '}
+        {importedSessions > 0 ? 'History imported, not recording yet' : 'No agent activity recorded yet'}
       </h3>
+      {importedSessions > 0 && (
+        <p>
+          {formatCount(importedSessions)} {importedSessions === 1 ? 'session' : 'sessions'} read from Claude
+          Code's transcripts {importedSessions === 1 ? 'is' : 'are'} below. New sessions appear live once
+          Claude Code is connected.
+        </p>
+      )}
       {connectedScope ? (
         <p>
           Claude Code is connected through <code>{connectedScope.file}</code>. Start a Claude Code session in
@@ -22,11 +37,13 @@ export function EmptyState({ projectId, connection, eventsDir }: Props) {
         </p>
       ) : (
         <>
-          <p>
-            Context Deck learns what your agent does from its hooks. Connect once and every Claude Code
-            session from then on shows up here. You see exactly what changes in the settings file before
-            anything is written.
-          </p>
+          {importedSessions === 0 && (
+            <p>
+              Context Deck learns what your agent does from its hooks. Connect once and every Claude Code
+              session from then on shows up here. You see exactly what changes in the settings file before
+              anything is written.
+            </p>
+          )}
           <button
             type="button"
             class="primary"
@@ -43,7 +60,7 @@ export function EmptyState({ projectId, connection, eventsDir }: Props) {
       <p class="muted">Recorded events are kept in:</p>
       <div class="path-row">
         <code class="path" title={eventsDir}>
-          {eventsDir}
+          <Breakable text={eventsDir} />
         </code>
         <button
           type="button"

@@ -1,4 +1,5 @@
 import type { GaugeView } from '../../src/shared/protocol';
+import { isSessionActive } from '../../src/shared/sessionActivity';
 import { formatCount, relativeTime } from '../format';
 import { useNow } from '../hooks';
 
@@ -10,10 +11,14 @@ const LEVEL_NOTES: Record<GaugeView['level'], string | null> = {
   compact: 'Nearly full: compact the conversation now.',
 };
 
-/** How full the active session's context window is, with its trend and compactions. */
+/**
+ * How full the active session's context window is, with its trend and compactions. A session that is no
+ * longer active is shown as what it was, with when it was last active, and no call to act.
+ */
 export function Gauge({ gauge }: { gauge: GaugeView }) {
   const now = useNow();
-  const note = LEVEL_NOTES[gauge.level];
+  const active = isSessionActive(gauge.updatedAt, now);
+  const note = active ? LEVEL_NOTES[gauge.level] : null;
   return (
     <section class={`gauge level-${gauge.level}`} aria-labelledby="gauge-title" data-testid="gauge">
       <div class="gauge-head">
@@ -39,6 +44,13 @@ export function Gauge({ gauge }: { gauge: GaugeView }) {
         </span>
         {gauge.model && <span title="Model">{gauge.model}</span>}
       </div>
+      {!active && (
+        <p class="muted" data-testid="gauge-inactive">
+          <i class="codicon codicon-clock" aria-hidden="true" /> Last session, last active{' '}
+          {gauge.updatedAt === null ? 'at an unknown time' : relativeTime(gauge.updatedAt, now)}. Start a
+          session to follow it live.
+        </p>
+      )}
       {gauge.trend.length > 1 && <Trend points={gauge.trend} />}
       {note && (
         <p class="gauge-note" role="status">
@@ -46,7 +58,11 @@ export function Gauge({ gauge }: { gauge: GaugeView }) {
         </p>
       )}
       {gauge.compactedSinceUsage && (
-        <p class="muted">Just compacted: the next response shows the new size.</p>
+        <p class="muted">
+          {active
+            ? 'Just compacted: the next response shows the new size.'
+            : 'Compacted as the session ended: the size shown is from before.'}
+        </p>
       )}
       {gauge.compactions.length > 0 && (
         <p class="muted" data-testid="gauge-compactions">
@@ -62,22 +78,26 @@ export function Gauge({ gauge }: { gauge: GaugeView }) {
   );
 }
 
-/** The session's usage over time as a small line; 100% is the top edge. */
+/** The session's usage over time as a small line; 100% is the top edge, the dashed line is 70%. */
 function Trend({ points }: { points: number[] }) {
   const step = 100 / (points.length - 1);
   const line = points.map(
     (pct, i) => `${(i * step).toFixed(1)},${(30 - (Math.min(pct, 100) / 100) * 30).toFixed(1)}`,
   );
   return (
-    <svg
-      class="trend"
-      viewBox="0 0 100 30"
-      preserveAspectRatio="none"
-      role="img"
-      aria-label="Usage over the session"
-    >
-      <line class="trend-limit" x1="0" x2="100" y1="9" y2="9" />
-      <polyline class="trend-line" points={line.join(' ')} />
-    </svg>
+    <div class="trend">
+      <svg
+        viewBox="0 0 100 30"
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`Usage over the session: from ${points[0]}% to ${points.at(-1)}%; advice starts at 70%`}
+      >
+        <line class="trend-limit" x1="0" x2="100" y1="9" y2="9" />
+        <polyline class="trend-line" points={line.join(' ')} />
+      </svg>
+      <span class="trend-limit-label" aria-hidden="true">
+        70%
+      </span>
+    </div>
   );
 }

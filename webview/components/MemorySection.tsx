@@ -4,6 +4,7 @@ import type { MemoryRowView } from '../../src/shared/protocol';
 import { formatCount, relativeTime } from '../format';
 import { projectViews, useNow } from '../hooks';
 import { post, useVsCodeState } from '../vscode';
+import { Breakable } from './Breakable';
 import { SearchBox } from './SearchBox';
 import { SectionToggle } from './SectionToggle';
 import './memory.css';
@@ -167,7 +168,9 @@ function MemoryRow({ projectId, row, now }: { projectId: string; row: MemoryRowV
           aria-hidden="true"
         />
         <span class="visually-hidden">{row.type}: </span>
-        <span class="memory-text">{row.text}</span>
+        <span class="memory-text">
+          <Breakable text={row.text} />
+        </span>
         <time class="memory-time muted" dateTime={new Date(row.at).toISOString()}>
           {relativeTime(row.at, now)}
         </time>

@@ -12,6 +12,7 @@ import { MemorySection } from './MemorySection';
 import { NextContext } from './NextContext';
 import { post } from '../vscode';
 import { RejectsPanel } from './RejectsPanel';
+import { SectionToggle } from './SectionToggle';
 import { ToolsSection } from './ToolsSection';
 
 interface Props {
@@ -26,17 +27,13 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
   // One key per project: several sections share the persisted state object.
   const [collapsed, setCollapsed] = useVsCodeState(`collapsed:${project.id}`, false);
   const [showRejects, setShowRejects] = useVsCodeState(`rejectsOpen:${project.id}`, false);
+  const [activityOpen, setActivityOpen] = useVsCodeState(`activityOpen:${project.id}`, true);
   const isCollapsed = collapsible && collapsed;
   const bodyId = `project-body-${project.id}`;
   const headingId = `project-title-${project.id}`;
   const { counts } = project;
 
-  const title = (
-    <>
-      <span class="project-name">{project.name}</span>
-      <RoleBadge role={project.role} />
-    </>
-  );
+  const title = <span class="project-name">{project.name}</span>;
 
   return (
     <section class="project" aria-labelledby={headingId}>
@@ -61,6 +58,11 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
           {project.progress && (
             <IngestProgressBar done={project.progress.doneBytes} total={project.progress.totalBytes} />
           )}
+          {project.sharing && (
+            <p class="sharing muted" role="status" data-testid="sharing">
+              <i class="codicon codicon-sync" aria-hidden="true" /> {project.sharing.message}
+            </p>
+          )}
           {project.warnings.length > 0 && (
             <ul class="warnings" aria-label="Warnings">
               {project.warnings.map((warning, i) => (
@@ -72,7 +74,12 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
             </ul>
           )}
           {counts.events === 0 ? (
-            <EmptyState projectId={project.id} connection={project.connection} eventsDir={eventsDir} />
+            <EmptyState
+              projectId={project.id}
+              connection={project.connection}
+              eventsDir={eventsDir}
+              importedSessions={counts.sessions}
+            />
           ) : (
             <ConnectionStatus projectId={project.id} connection={project.connection} />
           )}
@@ -95,34 +102,35 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
               </span>
             </div>
           )}
-          <Counts
-            counts={counts}
-            rejectsOpen={showRejects}
-            onRejectsClick={() => setShowRejects(!showRejects)}
-            projectId={project.id}
-          />
-          {showRejects && <RejectsPanel projectId={project.id} rejected={counts.rejected} list={rejects} />}
+          <section class="activity" aria-labelledby={`activity-${project.id}`}>
+            <h3 class="section-header" id={`activity-${project.id}`}>
+              <SectionToggle
+                open={activityOpen}
+                onToggle={() => setActivityOpen(!activityOpen)}
+                controls={`activity-body-${project.id}`}
+                title="Activity"
+              />
+            </h3>
+            {activityOpen && (
+              <div id={`activity-body-${project.id}`}>
+                <Counts
+                  counts={counts}
+                  rejectsOpen={showRejects}
+                  onRejectsClick={() => setShowRejects(!showRejects)}
+                  projectId={project.id}
+                />
+                {showRejects && (
+                  <RejectsPanel projectId={project.id} rejected={counts.rejected} list={rejects} />
+                )}
+              </div>
+            )}
+          </section>
           <ToolsSection projectId={project.id} />
           <MemorySection projectId={project.id} />
           {counts.events > 0 && <Meta project={project} />}
         </div>
       )}
     </section>
-  );
-}
-
-function RoleBadge({ role }: { role: ProjectView['role'] }) {
-  return role === 'writer' ? (
-    <span class="badge" title="This window reads the event log and writes the project's database">
-      <i class="codicon codicon-record" aria-hidden="true" /> writer
-    </span>
-  ) : (
-    <span
-      class="badge reader"
-      title="Another VS Code window records this project; this one follows its database"
-    >
-      <i class="codicon codicon-eye" aria-hidden="true" /> read-only follower
-    </span>
   );
 }
 

@@ -36,7 +36,7 @@ export function RejectsPanel({ projectId, rejected, list }: Props) {
                   {reject.reason}
                 </div>
                 <div class="reject-where" title={reject.file}>
-                  {baseName(reject.file)}:{reject.offset}
+                  {baseName(reject.file)}, at byte {formatCount(reject.offset)}
                 </div>
                 <code class="reject-sample">{reject.sample}</code>
               </li>

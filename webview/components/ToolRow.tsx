@@ -191,8 +191,8 @@ export function ToolRow({
         </span>
       </div>
       <div class="tool-stats">
-        <span data-testid="tool-uses7d" title="Calls in the last 7 days">
-          {formatCount(tool.uses7d)} in 7d
+        <span data-testid="tool-uses7d">
+          {formatCount(tool.uses7d)} {tool.uses7d === 1 ? 'call' : 'calls'} in 7 days
         </span>
         {tool.successRate !== null && (
           <span
@@ -200,7 +200,7 @@ export function ToolRow({
             data-testid="tool-success"
             title="Successful calls among the last 50"
           >
-            {percentText(tool.successRate)} ok
+            {percentText(tool.successRate)} succeeded
           </span>
         )}
         <span
@@ -209,7 +209,7 @@ export function ToolRow({
             tool.lastUsedAt === null ? undefined : `Last used ${new Date(tool.lastUsedAt).toLocaleString()}`
           }
         >
-          {tool.lastUsedAt === null ? 'never used' : relativeTime(tool.lastUsedAt, now)}
+          {tool.lastUsedAt === null ? 'not used yet' : `last used ${relativeTime(tool.lastUsedAt, now)}`}
         </span>
       </div>
       {status && (

@@ -53,10 +53,6 @@ function linesOf(tools: ToolView[], query: string, expanded: Record<string, bool
   return lines;
 }
 
-function countAll(tools: ToolView[]): number {
-  return tools.reduce((sum, tool) => sum + 1 + (tool.children?.length ?? 0), 0);
-}
-
 /** The agent's tools ranked by real use, with stale and failing ones marked and one click from a fix. */
 export function ToolsSection({ projectId }: { projectId: string }) {
   const view = useTools(projectId);
@@ -70,7 +66,8 @@ export function ToolsSection({ projectId }: { projectId: string }) {
 
   useEffect(() => setLimit(ROWS_SHOWN), [query]);
   const lines = useMemo(() => (view ? linesOf(view.tools, query, expanded) : []), [view, query, expanded]);
-  const total = useMemo(() => (view ? countAll(view.tools) : 0), [view]);
+  // The heading counts the rows of the list; a server's own tools are counted on its row.
+  const total = view?.tools.length ?? 0;
 
   const headingId = `tools-title-${projectId}`;
   const bodyId = `tools-body-${projectId}`;
@@ -108,8 +105,8 @@ export function ToolsSection({ projectId }: { projectId: string }) {
                     <li key={problem.file} data-testid="tool-problem">
                       <i class="codicon codicon-warning" aria-hidden="true" />
                       <span>
-                        Could not read <code>{problem.file}</code>: {problem.message}; its tools keep their
-                        state.
+                        Could not read <code>{problem.file}</code>: {problem.message}; the tools it declared
+                        are kept as they were.
                       </span>
                     </li>
                   ))}

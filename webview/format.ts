@@ -3,12 +3,7 @@ export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
+export { formatBytes } from '../src/shared/formatBytes';
 export { relativeTime } from '../src/shared/relativeTime';
 
 export function percent(done: number, total: number): number {

@@ -1,15 +1,7 @@
 import { resolveId, setForgotten, shortId } from '../engine/memory';
-import { lockHolder } from '../engine/writerLock';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
-import { withProjectSnapshot } from './searchCommand';
-
-/** What happens next: the writer applies memory events when it ingests them. */
-export function whenApplied(lockPath: string): string {
-  return lockHolder(lockPath)
-    ? 'The project writer will apply it within seconds.'
-    : 'It applies at the next ingest (VS Code does it live; or run: context-deck ingest).';
-}
+import { writeMemory } from './memoryWrite';
 
 export const forgetCommand: CliCommand = {
   name: 'forget',
@@ -19,19 +11,28 @@ export const forgetCommand: CliCommand = {
   async run(args, context) {
     if (args.positionals.length !== 1) throw new UsageError('give exactly one observation id');
     const undo = args.flags.has('undo');
-    return withProjectSnapshot(context, (engine) => {
-      const resolved = resolveId(engine.db, args.positionals[0], { includeForgotten: undo });
-      if (!resolved.ok) throw new Error(resolved.error);
-      const row = engine.db.get('SELECT text, forgotten_at FROM observations WHERE id = ?', [resolved.id]);
-      if (undo && row?.forgotten_at == null)
-        throw new Error(`observation ${shortId(resolved.id)} is not forgotten`);
-      const text = String(row?.text ?? '');
-      setForgotten({ home: engine.home, root: engine.identity.mainRoot }, [resolved.id], !undo, 'cli');
-      context.stdout(
-        `${undo ? 'Restoring' : 'Forgetting'} ${shortId(resolved.id)}: ${text}\n${whenApplied(engine.lockPath)}` +
-          (undo ? '' : `\nUndo with: context-deck forget ${shortId(resolved.id)} --undo`),
-      );
-      return 0;
-    });
+    const { value: forgotten, pendingWith } = await writeMemory(
+      context,
+      'context-deck forget (CLI)',
+      (engine) => {
+        const resolved = resolveId(engine.db, args.positionals[0], { includeForgotten: undo });
+        if (!resolved.ok) throw new Error(resolved.error);
+        const row = engine.db.get('SELECT text, forgotten_at FROM observations WHERE id = ?', [resolved.id]);
+        if (undo && row?.forgotten_at == null)
+          throw new Error(`observation ${shortId(resolved.id)} is not forgotten`);
+        setForgotten({ home: engine.home, root: engine.identity.mainRoot }, [resolved.id], !undo, 'cli');
+        return { id: shortId(resolved.id), text: String(row?.text ?? '') };
+      },
+    );
+    const done = pendingWith === undefined;
+    const verb = undo ? (done ? 'Restored' : 'Restoring') : done ? 'Forgot' : 'Forgetting';
+    context.stdout(
+      [
+        `${verb} ${forgotten.id}: ${forgotten.text}`,
+        ...(done ? [] : [`Saved to the event log; ${pendingWith} will pick it up.`]),
+        ...(undo ? [] : [`Undo with: context-deck forget ${forgotten.id} --undo`]),
+      ].join('\n'),
+    );
+    return 0;
   },
 };

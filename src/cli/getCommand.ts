@@ -12,9 +12,14 @@ export const getCommand: CliCommand = {
     if (args.positionals.length === 0) throw new UsageError('give at least one observation id');
     return withProjectSnapshot(context, (engine) => {
       const result = getObservations(engine.db, args.positionals);
-      context.stdout(args.flags.has('json') ? JSON.stringify(result) : formatObservations(result).text);
-      for (const missing of result.missing) context.stderr(`${missing.id}: ${missing.error}`);
-      return result.observations.length > 0 ? 0 : 1;
+      const errors = result.missing.map((missing) => missing.error);
+      // Nothing found is a failure: its reason alone, on stderr, as for every failing command.
+      if (result.observations.length === 0) throw new Error(errors.join('; '));
+      context.stdout(
+        args.flags.has('json') ? JSON.stringify(result) : formatObservations({ ...result, missing: [] }).text,
+      );
+      for (const error of errors) context.stderr(`context-deck get: ${error}`);
+      return 0;
     });
   },
 };

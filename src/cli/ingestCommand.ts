@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { assembleSessionContext, writeSessionContext } from '../engine/context/projectContext';
-import { discoverFromUse } from '../engine/registry';
 import { UsageError, numberFlag } from './args';
 import type { CliCommand } from './command';
-import { openProject, withInterrupt } from './projectSession';
+import { openProject, refreshDerived, withInterrupt } from './projectSession';
 
 /** Save at least this often during a long ingest, so an interruption loses little work. */
 const DEFAULT_SAVE_INTERVAL_MS = 2000;
@@ -42,16 +40,11 @@ export const ingestCommand: CliCommand = {
             }
           },
         });
-      // Tool use counts, then the file the recorder prints at the next SessionStart, follow what was ingested.
-      const refreshDerived = () => {
-        discoverFromUse(engine);
-        writeSessionContext(engine, assembleSessionContext(engine, { now: Date.now() }));
-      };
       const result = await ingestOnce();
       while (args.flags.has('follow') && !signal.aborted) {
         await sleep(FOLLOW_POLL_MS, undefined, { signal }).catch(() => undefined);
         const more = await ingestOnce();
-        if (more.events > 0) refreshDerived();
+        if (more.events > 0) refreshDerived(engine);
         result.events += more.events;
         result.rejected += more.rejected;
         result.foreign += more.foreign;
@@ -60,7 +53,7 @@ export const ingestCommand: CliCommand = {
         result.workerChunks += more.workerChunks;
       }
       if (showProgress) process.stderr.write('\r\x1b[K');
-      refreshDerived();
+      refreshDerived(engine);
       await engine.save();
       if (args.flags.has('json')) {
         context.stdout(

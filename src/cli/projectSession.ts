@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
+import { assembleSessionContext, writeSessionContext } from '../engine/context/projectContext';
 import { resolveHome } from '../engine/paths';
 import { ProjectEngine, type Role } from '../engine/projectEngine';
+import { discoverFromUse } from '../engine/registry';
 import type { CliContext } from './command';
 
 /** Open the --project's engine (the folder must exist); warnings go to stderr unless `quiet`. */
@@ -40,4 +42,10 @@ export async function withInterrupt<T>(
     process.off('SIGTERM', stop);
     await engine.close();
   }
+}
+
+/** After a writer ingests: tool use counts, then the file the recorder prints at the next SessionStart. */
+export function refreshDerived(engine: ProjectEngine): void {
+  discoverFromUse(engine);
+  writeSessionContext(engine, assembleSessionContext(engine, { now: Date.now() }));
 }

@@ -1,8 +1,8 @@
 import { type ObservationType, saveToMemory, shortId } from '../engine/memory';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
-import { whenApplied } from './forgetCommand';
-import { typesFlag, withProjectSnapshot } from './searchCommand';
+import { writeMemory } from './memoryWrite';
+import { typesFlag } from './searchCommand';
 
 export const saveCommand: CliCommand = {
   name: 'save',
@@ -15,17 +15,23 @@ export const saveCommand: CliCommand = {
     const types = typesFlag(args);
     if (types && types.length > 1) throw new UsageError('give one --type');
     const type: ObservationType | undefined = types?.[0];
-    return withProjectSnapshot(context, (engine) => {
-      const saved = saveToMemory(
-        { home: engine.home, root: engine.identity.mainRoot },
-        { text, type, origin: 'cli' },
-      );
-      context.stdout(
-        args.flags.has('json')
-          ? JSON.stringify({ id: saved.id, text: saved.text, type: type ?? null, cut: saved.cut })
-          : `Saved as ${shortId(saved.id)}. ${whenApplied(engine.lockPath)}`,
-      );
-      return 0;
-    });
+    const { value: saved, pendingWith } = await writeMemory(context, 'context-deck save (CLI)', (engine) =>
+      saveToMemory({ home: engine.home, root: engine.identity.mainRoot }, { text, type, origin: 'cli' }),
+    );
+    const id = shortId(saved.id);
+    context.stdout(
+      args.flags.has('json')
+        ? JSON.stringify({
+            id: saved.id,
+            text: saved.text,
+            type: type ?? null,
+            cut: saved.cut,
+            applied: pendingWith === undefined,
+          })
+        : pendingWith === undefined
+          ? `Saved as ${id}. See it with: context-deck get ${id}`
+          : `Saved as ${id} to the event log; ${pendingWith} will pick it up.`,
+    );
+    return 0;
   },
 };

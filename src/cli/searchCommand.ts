@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import {
   OBSERVATION_TYPES,
   type ObservationType,
-  formatSearch,
   isObservationType,
   parseTime,
   searchObservations,
@@ -11,8 +10,9 @@ import { resolveHome } from '../engine/paths';
 import { ProjectEngine } from '../engine/projectEngine';
 import { type ParsedArgs, UsageError, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
+import { searchTable } from './searchTable';
 
-/** Run `work` on the project's snapshot, opened read-only: memory commands never write the database. */
+/** Run `work` on the project's snapshot, opened read-only: reading the memory never writes the database. */
 export async function withProjectSnapshot<T>(
   context: CliContext,
   work: (engine: ProjectEngine) => T | Promise<T>,
@@ -68,7 +68,7 @@ export const searchCommand: CliCommand = {
     };
     return withProjectSnapshot(context, (engine) => {
       const result = searchObservations(engine.db, options);
-      context.stdout(args.flags.has('json') ? JSON.stringify(result) : formatSearch(result, query).text);
+      context.stdout(args.flags.has('json') ? JSON.stringify(result) : searchTable(result, query));
       return 0;
     });
   },

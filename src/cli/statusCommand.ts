@@ -1,5 +1,7 @@
+import { formatBytes } from '../shared/formatBytes';
 import type { CliCommand } from './command';
 import { openProject } from './projectSession';
+import { tableRows } from './table';
 
 export const statusCommand: CliCommand = {
   name: 'status',
@@ -24,18 +26,20 @@ export const statusCommand: CliCommand = {
           }),
         );
       } else {
-        const lines = [
-          `project     ${engine.identity.name} (${engine.identity.mainRoot})`,
-          `events      ${counts.events}`,
-          `sessions    ${counts.sessions}`,
-          `tool calls  ${counts.toolCalls} (${counts.toolFailures} failed)`,
-          `prompts     ${counts.prompts}`,
-          `rejected    ${counts.rejected}`,
-          `database    ${counts.dbBytes} bytes`,
-          ...(pendingBytes > 0 ? [`not yet ingested: ${pendingBytes} bytes (run: context-deck ingest)`] : []),
-          ...engine.warnings.map((warning) => `warning: ${warning}`),
+        const rows = [
+          ['project', `${engine.identity.name} (${engine.identity.mainRoot})`],
+          ['events', String(counts.events)],
+          ['sessions', String(counts.sessions)],
+          ['tool calls', `${counts.toolCalls} (${counts.toolFailures} failed)`],
+          ['prompts', String(counts.prompts)],
+          ['rejected', String(counts.rejected)],
+          ['database', counts.dbBytes > 0 ? formatBytes(counts.dbBytes) : 'not saved yet'],
+          ...(pendingBytes > 0
+            ? [['not ingested', `${formatBytes(pendingBytes)} (run: context-deck ingest)`]]
+            : []),
+          ...engine.warnings.map((warning) => ['warning', warning]),
         ];
-        context.stdout(lines.join('\n'));
+        context.stdout(tableRows(rows).join('\n'));
       }
       return 0;
     } finally {

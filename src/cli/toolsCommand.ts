@@ -9,6 +9,7 @@ import {
 } from '../engine/registry';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
+import { tableRows } from './table';
 import { CONFIG_FLAGS, CONFIG_USAGE, openRegistryProject, scanOptions } from './scanCommand';
 
 /** A server's tools follow it, so the list stays in ranked order and grouped. */
@@ -74,15 +75,7 @@ export const toolsCommand: CliCommand = {
           'last used',
           'reason',
         ];
-        const widths = header.map((title, column) =>
-          Math.max(title.length, ...rows.map((row) => row[column].length)),
-        );
-        const format = (row: string[]) =>
-          row
-            .map((cell, column) => cell.padEnd(widths[column]))
-            .join('  ')
-            .trimEnd();
-        context.stdout(rows.length ? [header, ...rows].map(format).join('\n') : 'no tools registered yet');
+        context.stdout(rows.length ? tableRows([header, ...rows]).join('\n') : 'no tools registered yet');
       }
       return 0;
     } finally {

@@ -6,6 +6,7 @@ import {
   hookInstallState,
   planHookInstall,
   planHookUninstall,
+  portableCommandCaveats,
   recorderCommand,
 } from '../engine/hookSettings';
 import { readSettingsText, writeSettingsWithBackup } from '../engine/jsoncEdit';
@@ -50,38 +51,29 @@ export const hooksCommand: CliCommand = {
       return 0;
     }
 
-    const file = claudeSettingsPath(scopes[0], root);
+    const scope = scopes[0];
+    const file = claudeSettingsPath(scope, root);
     const before = readSettingsText(file);
-    let plan;
-    if (action === 'install') {
-      const recorder = args.flags.has('dry-run')
-        ? { path: path.join(home, 'bin', 'hook.js') }
-        : installRecorder(home, path.join(__dirname, 'hook.js'));
-      plan = planHookInstall(file, before, recorderCommand(recorderRuntime(), recorder.path, home));
-    } else {
-      plan = planHookUninstall(file, before);
-    }
-    let backup: string | undefined;
-    if (plan.changes.length > 0 && !args.flags.has('dry-run'))
-      backup = writeSettingsWithBackup(file, plan.after);
+    const dryRun = args.flags.has('dry-run');
+    const install = action === 'install';
+    if (install && !dryRun) installRecorder(home, path.join(__dirname, 'hook.js'));
+    const command = install ? recorderCommand(scope, recorderRuntime(), home) : undefined;
+    const plan = command ? planHookInstall(file, before, command) : planHookUninstall(file, before);
+    const caveats = install && scope === 'project' ? portableCommandCaveats(home) : [];
+    const written = plan.changes.length > 0 && !dryRun;
+    const backup = written ? writeSettingsWithBackup(file, plan.after, home) : undefined;
     if (args.flags.has('json')) {
-      context.stdout(
-        JSON.stringify({
-          file,
-          changes: plan.changes,
-          written: Boolean(plan.changes.length && !args.flags.has('dry-run')),
-          backup,
-        }),
-      );
+      context.stdout(JSON.stringify({ file, changes: plan.changes, command, written, backup, caveats }));
     } else if (plan.changes.length === 0) {
-      context.stdout(`${file}: nothing to change`);
+      context.stdout([`${file}: nothing to change`, ...caveats].join('\n'));
     } else {
-      const verb = args.flags.has('dry-run') ? 'would change' : 'changed';
       context.stdout(
         [
-          `${file} ${verb}:`,
+          `${file} ${dryRun ? 'would change' : 'changed'}:`,
           ...plan.changes.map((change) => `  - ${change}`),
+          ...(command ? [`hook command: ${command}`] : []),
           ...(backup ? [`backup: ${backup}`] : []),
+          ...caveats,
         ].join('\n'),
       );
     }

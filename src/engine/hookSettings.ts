@@ -5,6 +5,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { JsoncDocument } from './jsoncEdit';
+import { resolveHome } from './paths';
+import { findNodeOnPath, stableRecorderPath } from './recorderInstall';
 
 export type HookScope = 'project' | 'local' | 'user';
 
@@ -52,15 +54,56 @@ export interface RecorderRuntime {
   electronRunAsNode?: boolean;
 }
 
-/** The hook command: absolute runtime, the stable recorder copy, and the home it writes to. */
-export function recorderCommand(runtime: RecorderRuntime, recorderPath: string, home: string): string {
+/** The recorder wherever Context Deck is installed: the same home the recorder itself defaults to. */
+const PORTABLE_RECORDER = '${CONTEXT_DECK_HOME:-$HOME/.context-deck}/bin/hook.js';
+
+/**
+ * The team's hook (Claude Code runs it with `sh -c`, or Git Bash on Windows): it names no path of this
+ * machine, and where Context Deck or `node` is missing it does nothing and fails nothing.
+ */
+export const PORTABLE_RECORDER_COMMAND = `h=${PORTABLE_RECORDER}; [ -f "$h" ] && command -v node >/dev/null 2>&1 && node "$h"; exit 0`;
+
+/**
+ * The hook command for a scope. Committed team settings (`project`) always get the portable command. The
+ * other scopes get it too where it records on this machine: Claude Code runs identical hook commands once,
+ * so a user connected both for the team and just for themselves is recorded once, not twice. Otherwise
+ * (no `node` on PATH, a home chosen in VS Code's settings) `local` and `user`, which belong to this machine
+ * alone, name its absolute runtime and home.
+ */
+export function recorderCommand(
+  scope: HookScope,
+  runtime: RecorderRuntime,
+  home: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  if (scope === 'project' || portableCommandCaveats(home, env).length === 0) return PORTABLE_RECORDER_COMMAND;
   const prefix = runtime.electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
-  return `${prefix}${quote(runtime.node)} ${quote(recorderPath)} --home ${quote(home)}`;
+  return `${prefix}${quote(runtime.node)} ${quote(stableRecorderPath(home))} --home ${quote(home)}`;
 }
 
-/** Recognises our hook whatever runtime or home it was installed with. */
+/** Recognises our hook whatever runtime or home it was installed with, portable or not. */
 export function isRecorderCommand(command: unknown): boolean {
-  return typeof command === 'string' && /hook\.js"?\s+--home\s/.test(command);
+  return (
+    typeof command === 'string' &&
+    (command.includes(PORTABLE_RECORDER) || /hook\.js"?\s+--home\s/.test(command))
+  );
+}
+
+/**
+ * Why the portable command would record nothing on this machine, if it wouldn't: shown before connecting
+ * the team's settings.
+ */
+export function portableCommandCaveats(home: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const caveats: string[] = [];
+  if (home !== resolveHome(undefined, env))
+    caveats.push(
+      `The team's hooks run the recorder from $CONTEXT_DECK_HOME or ~/.context-deck, but Context Deck's home here is ${home}: set CONTEXT_DECK_HOME=${home} for Claude Code, or connect just for you.`,
+    );
+  if (!findNodeOnPath(env))
+    caveats.push(
+      "`node` is not on PATH here, and the team's hooks need it: they record nothing on this machine until it is.",
+    );
+  return caveats;
 }
 
 interface HookEntry {
@@ -129,7 +172,7 @@ function sameEntry(existing: Json, wanted: HookEntry): boolean {
 
 /** What installing our hooks would change; installing twice changes nothing. Throws on unparsable files. */
 export function planHookInstall(file: string, before: string | undefined, command: string): HookPlan {
-  const document = new JsoncDocument(before?.trim() ? before : '{}\n', file);
+  const document = new JsoncDocument(before, file);
   const changes: string[] = [];
   for (const event of RECORDED_HOOK_EVENTS) {
     const wanted = hookEntry(event, command);

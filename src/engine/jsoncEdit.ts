@@ -56,15 +56,23 @@ export function detectFormatting(text: string): FormattingOptions {
   };
 }
 
-/** A document under edit: each change applies to the latest text. */
+/**
+ * A document under edit: each change applies to the latest text. A missing or blank file starts as `{}`
+ * and, having no comments or hand formatting to keep, is written as Claude Code writes its own settings:
+ * 2-space JSON with a final newline.
+ */
 export class JsoncDocument {
   readonly formatting: FormattingOptions;
+  text: string;
+  private readonly created: boolean;
 
   constructor(
-    public text: string,
+    before: string | undefined,
     readonly file: string,
   ) {
-    this.formatting = detectFormatting(text);
+    this.text = before?.trim() ? before : '{}\n';
+    this.created = this.text !== before;
+    this.formatting = detectFormatting(this.text);
   }
 
   get value(): unknown {
@@ -90,6 +98,7 @@ export class JsoncDocument {
       const range = { offset: edit.offset, length: edit.content.length };
       this.text = applyEdits(this.text, format(this.text, range, this.formatting));
     }
+    if (this.created) this.text = `${JSON.stringify(this.value, null, 2)}\n`;
   }
 
   /**
@@ -130,16 +139,78 @@ export function readSettingsText(file: string): string | undefined {
   }
 }
 
-/** Write a settings file, keeping a backup of the previous version beside it first. */
-export function writeSettingsWithBackup(file: string, text: string, now = Date.now()): string | undefined {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  let backup: string | undefined;
-  if (fs.existsSync(file)) {
-    backup = `${file}.context-deck-backup-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
-    fs.copyFileSync(file, backup);
+/**
+ * Where the previous version of `file` is kept: under Context Deck's home (never in `.claude/`, which is
+ * often committed), or beside the file for callers that don't pass the home.
+ */
+/** Backups live under Context Deck's home, never beside the file: `.claude/` is the agent's (and git's). */
+export function settingsBackupPath(file: string, now: number, home: string): string {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  return path.join(settingsBackupDir(home), `${stamp}-${path.basename(file)}`);
+}
+
+export function settingsBackupDir(home: string): string {
+  return path.join(home, 'backups');
+}
+
+/** The file a settings path names: symlinks (a dotfiles repository's, say) are followed to their target. */
+function linkTarget(file: string): string {
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = fs.readlinkSync(file);
+    } catch {
+      return file; // Not a symlink, or nothing there yet.
+    }
+    file = path.resolve(path.dirname(file), link);
   }
-  const temp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(temp, text);
-  fs.renameSync(temp, file);
+  throw new Error(`${file}: too many levels of symbolic links`);
+}
+
+/** Replace `target` by a temp file written beside it and renamed over it; `mode` is the old file's. */
+function replaceAtomically(target: string, text: string, mode: number | undefined): void {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.context-deck-${process.pid}.tmp`);
+  try {
+    fs.rmSync(temp, { force: true });
+    // Created exclusively with at most the final mode, so a private file is never readable by others.
+    fs.writeFileSync(temp, text, { mode: mode ?? 0o666, flag: 'wx' });
+    if (mode !== undefined) fs.chmodSync(temp, mode); // The bits the umask took away.
+    fs.renameSync(temp, target);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Write a settings file, first copying the current version to its backup path (returned).
+ * The write goes through symlinks to their target and keeps the file's mode (a 0600 file holding tokens
+ * stays 0600; a new file gets the umask's default), atomically: a temp file beside the target renamed over
+ * it, so Claude Code never reads half a file.
+ */
+export function writeSettingsWithBackup(
+  file: string,
+  text: string,
+  home: string,
+  now = Date.now(),
+): string | undefined {
+  const target = linkTarget(file);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  let existing: fs.Stats | undefined;
+  try {
+    existing = fs.statSync(target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  let backup: string | undefined;
+  if (existing) {
+    backup = settingsBackupPath(file, now, home);
+    // Private: a backup holds whatever secrets the settings hold.
+    fs.mkdirSync(path.dirname(backup), { recursive: true, mode: 0o700 });
+    fs.copyFileSync(target, backup);
+  }
+  // Renaming over a hard link would split it from its other names: that file is rewritten in place.
+  if (existing && existing.nlink > 1) fs.writeFileSync(target, text);
+  else replaceAtomically(target, text, existing ? existing.mode & 0o7777 : undefined);
   return backup;
 }

@@ -84,7 +84,7 @@ export function planServerInstall(
   before: string | undefined,
   entry: ClaudeServerEntry,
 ): HookPlan {
-  const document = new JsoncDocument(before?.trim() ? before : '{}\n', file);
+  const document = new JsoncDocument(before, file);
   const value = document.value as { mcpServers?: Record<string, unknown> } | null;
   const existing = value?.mcpServers?.[CLAUDE_SERVER_NAME];
   if (sameJson(existing, entry)) return { file, before, after: before ?? '', changes: [] };

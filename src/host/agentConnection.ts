@@ -6,10 +6,11 @@ import {
   hookInstallState,
   planHookInstall,
   planHookUninstall,
+  portableCommandCaveats,
   recorderCommand,
 } from '../engine/hookSettings';
 import { parseJsonc, readSettingsText } from '../engine/jsoncEdit';
-import { installRecorder, recorderRuntime, stableRecorderPath } from '../engine/recorderInstall';
+import { installRecorder, recorderRuntime } from '../engine/recorderInstall';
 import type { ConnectionView, ScopeConnection } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
 import {
@@ -28,10 +29,14 @@ const SCOPE_CHOICES: ReadonlyArray<{ scope: HookScope; label: string; detail: st
   {
     scope: 'project',
     label: 'This project, for the whole team',
-    detail: '.claude/settings.json: committed with the project',
+    detail: '.claude/settings.json: committed with the project, naming no path of this machine',
   },
   { scope: 'user', label: 'All my projects', detail: '~/.claude/settings.json' },
 ];
+
+function backedUp(backup: string | undefined): string {
+  return backup ? ` The previous version is kept at ${backup}.` : '';
+}
 
 /**
  * Connecting Claude Code: the recorder's stable copy, and our hooks in the scope the user picks, written
@@ -78,23 +83,26 @@ export class AgentConnection {
     if (!chosen) return false;
     this.ensureRecorder(home);
     const file = claudeSettingsPath(chosen, root);
-    const command = recorderCommand(recorderRuntime(), stableRecorderPath(home), home);
+    const command = recorderCommand(chosen, recorderRuntime(), home);
     const plan = planSettingsChange(file, (text) => planHookInstall(file, text, command));
     if (!plan) return false;
+    const caveats = chosen === 'project' ? portableCommandCaveats(home) : [];
     if (plan.changes.length === 0) {
-      void vscode.window.showInformationMessage(`Claude Code is already connected through ${file}.`);
+      void vscode.window.showInformationMessage(
+        [`Claude Code is already connected through ${file}.`, ...caveats].join(' '),
+      );
       return true;
     }
-    if (!(await confirmSettingsChange(this.preview, plan, 'Connect', 'Connect Claude Code to Context Deck?')))
-      return false;
-    writeSettingsChange(plan, this.log);
+    const question = 'Connect Claude Code to Context Deck?';
+    if (!(await confirmSettingsChange(this.preview, plan, 'Connect', question, home, caveats))) return false;
+    const backup = writeSettingsChange(plan, this.log, home);
     void vscode.window.showInformationMessage(
-      `Claude Code is connected (${chosen} settings). Sessions started from now on are recorded.`,
+      `Claude Code is connected (${chosen} settings). Sessions started from now on are recorded.${backedUp(backup)}`,
     );
     return true;
   }
 
-  async disconnect(root: string): Promise<boolean> {
+  async disconnect(home: string, root: string): Promise<boolean> {
     const connected = this.view(root).scopes.filter(
       (scope) => scope.status === 'connected' || scope.status === 'partial',
     );
@@ -122,11 +130,14 @@ export class AgentConnection {
         plan,
         'Disconnect',
         'Disconnect Claude Code from Context Deck?',
+        home,
       ))
     )
       return false;
-    writeSettingsChange(plan, this.log);
-    void vscode.window.showInformationMessage(`Claude Code is disconnected (${target.scope} settings).`);
+    const backup = writeSettingsChange(plan, this.log, home);
+    void vscode.window.showInformationMessage(
+      `Claude Code is disconnected (${target.scope} settings).${backedUp(backup)}`,
+    );
     return true;
   }
 

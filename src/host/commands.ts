@@ -137,7 +137,7 @@ export class Commands {
     if (!live) return;
     if (live.engine.role !== 'writer') {
       void vscode.window.showInformationMessage(
-        `Context Deck: another VS Code window records ${live.name}; import its history there.`,
+        `Nothing imported: another VS Code window records ${live.name}; import its history there.`,
       );
       return;
     }
@@ -169,7 +169,8 @@ export class Commands {
   async disconnectClaudeCode(projectId?: string): Promise<void> {
     const live = await chooseProject(this.projects, projectId, 'Disconnect Claude Code in');
     if (!live) return;
-    if (await this.connection.disconnect(live.engine.identity.mainRoot)) this.projects.refresh();
+    if (await this.connection.disconnect(this.projects.home, live.engine.identity.mainRoot))
+      this.projects.refresh();
   }
 
   openFolder(): Thenable<unknown> {

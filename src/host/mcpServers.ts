@@ -143,13 +143,14 @@ export class MemoryServers implements vscode.Disposable {
         plan,
         'Add Server',
         'Add the Context Deck memory server to Claude Code?',
+        home,
         note,
       ))
     )
       return false;
     const installed = installServer(home, this.distDir);
     this.log.info(`memory MCP server installed at ${installed.path}`);
-    writeSettingsChange(plan, this.log);
+    writeSettingsChange(plan, this.log, this.projects.home);
     this.projects.refresh();
     void vscode.window.showInformationMessage(
       'Claude Code can now search this project’s memory (tools search, timeline, get_observations). It asks you to approve the new server when it next starts in this project.',
@@ -171,10 +172,11 @@ export class MemoryServers implements vscode.Disposable {
         plan,
         'Remove Server',
         'Remove the Context Deck memory server from Claude Code?',
+        this.projects.home,
       ))
     )
       return false;
-    writeSettingsChange(plan, this.log);
+    writeSettingsChange(plan, this.log, this.projects.home);
     this.projects.refresh();
     void vscode.window.showInformationMessage(`The Context Deck memory server was removed from ${file}.`);
     return true;

@@ -4,7 +4,12 @@
  * one click away) before anything is written, then written with a backup.
  */
 import * as vscode from 'vscode';
-import { SettingsParseError, readSettingsText, writeSettingsWithBackup } from '../engine/jsoncEdit';
+import {
+  SettingsParseError,
+  readSettingsText,
+  settingsBackupDir,
+  writeSettingsWithBackup,
+} from '../engine/jsoncEdit';
 import { type Log, shortMessage } from './log';
 
 export const PREVIEW_SCHEME = 'context-deck-preview';
@@ -53,9 +58,11 @@ export function planSettingsChange<T extends SettingsChangePlan>(
   }
 }
 
-export function writeSettingsChange(plan: SettingsChangePlan, log: Log): void {
-  const backup = writeSettingsWithBackup(plan.file, plan.after);
+/** Writes a planned edit, the previous version backed up under `home`; returns the backup. */
+export function writeSettingsChange(plan: SettingsChangePlan, log: Log, home: string): string | undefined {
+  const backup = writeSettingsWithBackup(plan.file, plan.after, home);
   log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
+  return backup;
 }
 
 /**
@@ -67,6 +74,7 @@ export async function confirmSettingsChange(
   plan: SettingsChangePlan,
   action: string,
   question: string,
+  home: string,
   notes: string[] = [],
 ): Promise<boolean> {
   const showDiff = 'Show Changes';
@@ -78,7 +86,7 @@ export async function confirmSettingsChange(
     ...(notes.length > 0 ? [''] : []),
     plan.before === undefined
       ? 'The file does not exist yet and will be created.'
-      : 'A backup of the file is written first. Nothing else in it changes.',
+      : `A backup of the file is written to ${settingsBackupDir(home)} first. Nothing else in it changes.`,
   ].join('\n');
   const choice = await vscode.window.showInformationMessage(
     question,

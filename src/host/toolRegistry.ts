@@ -447,13 +447,13 @@ export class ProjectTools implements vscode.Disposable {
       );
       return false;
     }
-    const confirmation = toggleConfirmation(plan, request, this.host.name);
+    const confirmation = toggleConfirmation(plan, request, this.host.name, this.host.engine.home);
     if (confirmation) {
       const { message, detail, button } = confirmation;
       if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) !== button)
         return false;
     }
-    const backup = writeProjectServerEnabled(plan);
+    const backup = writeProjectServerEnabled(plan, this.host.engine.home);
     this.log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
     await this.host.exclusive(async () => this.scanAndRank());
     if (enabled) {

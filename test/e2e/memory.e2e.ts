@@ -288,8 +288,8 @@ describe('project memory in a real VS Code', () => {
     assert.deepEqual(entry.args, [path.join(home, 'bin', 'mcp.js'), '--project', project, '--home', home]);
     assert.ok(fs.existsSync(path.join(home, 'bin', 'sql-wasm.wasm')), 'the wasm sits beside the server');
     assert.ok(
-      fs.readdirSync(project).some((name) => name.startsWith('.mcp.json.context-deck-backup-')),
-      'a backup was written first',
+      fs.readdirSync(path.join(home, 'backups')).some((name) => name.endsWith('-.mcp.json')),
+      "a backup was written first, under Context Deck's home",
     );
 
     // Start the server exactly as Claude Code would, and search through it.

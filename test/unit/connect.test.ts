@@ -15,10 +15,15 @@ import { bundleForNode } from '../support/bundle';
 
 let ws: ReturnType<typeof tempWorkspace>;
 let bin: string;
+/** The user's home folder, and Context Deck's home at its default place in it. */
+let userHome: string;
+let home: string;
 
 before(async () => {
   ws = tempWorkspace('cd-connect-');
   bin = path.join(path.dirname(ws.home), 'dist');
+  userHome = path.join(path.dirname(ws.home), 'user');
+  home = path.join(userHome, '.context-deck');
   // The CLI and the recorder side by side, as they ship in dist/.
   await bundleForNode(bin, { cli: 'src/cli/main.ts', hook: 'src/hook/main.ts' });
 });
@@ -27,11 +32,28 @@ after(() => ws.cleanup());
 function cli(...args: string[]) {
   return spawnSync(
     process.execPath,
-    [path.join(bin, 'cli.js'), ...args, '--home', ws.home, '--project', ws.project],
-    {
-      encoding: 'utf8',
-    },
+    [path.join(bin, 'cli.js'), ...args, '--home', home, '--project', ws.project],
+    { encoding: 'utf8', env: { ...process.env, HOME: userHome, CONTEXT_DECK_HOME: '' } },
   );
+}
+
+/** Run a hook command the way Claude Code does: `sh -c`, the payload on stdin, its environment. */
+function runHookCommand(command: string, payload: unknown, env: NodeJS.ProcessEnv) {
+  return spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload), encoding: 'utf8', env });
+}
+
+/** Claude Code's environment on this machine: `node` on PATH, the user's HOME. */
+function agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: userHome, ...extra };
+}
+
+function eventLines(dir: string): number {
+  const events = path.join(dir, 'events');
+  return fs.existsSync(events)
+    ? fs
+        .readdirSync(events)
+        .reduce((n, name) => n + fs.readFileSync(path.join(events, name), 'utf8').split('\n').length - 1, 0)
+    : 0;
 }
 
 interface Settings {
@@ -40,11 +62,9 @@ interface Settings {
 
 describe('connect Claude Code', () => {
   test('hooks install writes the settings, and each hook command really records its event', async () => {
+    const original = '{\n  // shared with the team\n  "permissions": { "allow": ["Bash(npm test)"] }\n}\n';
     fs.mkdirSync(path.join(ws.project, '.claude'));
-    fs.writeFileSync(
-      path.join(ws.project, '.claude', 'settings.json'),
-      '{\n  // shared with the team\n  "permissions": { "allow": ["Bash(npm test)"] }\n}\n',
-    );
+    fs.writeFileSync(path.join(ws.project, '.claude', 'settings.json'), original);
     const dry = cli('hooks', 'install', '--scope', 'project', '--dry-run');
     assert.equal(dry.status, 0, dry.stderr);
     assert.match(dry.stdout, /would change/);
@@ -55,10 +75,19 @@ describe('connect Claude Code', () => {
 
     const install = cli('hooks', 'install', '--scope', 'project');
     assert.equal(install.status, 0, install.stderr);
-    assert.match(install.stdout, /backup: /);
+    const backup = /^backup: (.*)$/m.exec(install.stdout)?.[1];
+    assert.ok(backup && backup.startsWith(path.join(home, 'backups') + path.sep), install.stdout);
+    assert.equal(fs.readFileSync(backup, 'utf8'), original, 'the backup holds the previous version');
+    assert.deepEqual(
+      fs.readdirSync(path.join(ws.project, '.claude')),
+      ['settings.json'],
+      'nothing beside it',
+    );
     const text = fs.readFileSync(path.join(ws.project, '.claude', 'settings.json'), 'utf8');
     assert.ok(text.includes('// shared with the team'), 'comments survive');
-    assert.ok(fs.existsSync(path.join(ws.home, 'bin', 'hook.js')), 'the recorder has its stable copy');
+    for (const machinePath of [path.dirname(ws.home), process.execPath])
+      assert.ok(!text.includes(machinePath), `the team's settings name no ${machinePath}`);
+    assert.ok(fs.existsSync(path.join(home, 'bin', 'hook.js')), 'the recorder has its stable copy');
     assert.match(cli('hooks', 'status').stdout, /project\s+connected/);
     assert.match(cli('hooks', 'install', '--scope', 'project').stdout, /nothing to change/);
 
@@ -79,12 +108,11 @@ describe('connect Claude Code', () => {
       SessionEnd: hookEvent('SessionEnd', { session_id: 'real', cwd: ws.project }),
     };
     for (const [event, payload] of Object.entries(payloads)) {
-      const { command } = settings.hooks[event][0].hooks[0];
-      const run = spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload), encoding: 'utf8' });
+      const run = runHookCommand(settings.hooks[event][0].hooks[0].command, payload, agentEnv());
       assert.equal(run.status, 0, `${event}: ${run.stderr}`);
       assert.equal(run.stdout, '', `${event} prints nothing (no session context yet)`);
     }
-    const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project });
+    const engine = await ProjectEngine.open({ home, folder: ws.project });
     try {
       await engine.ingest();
       const counts = engine.counts();
@@ -105,11 +133,36 @@ describe('connect Claude Code', () => {
 
     const uninstall = cli('hooks', 'uninstall', '--scope', 'project');
     assert.equal(uninstall.status, 0, uninstall.stderr);
-    assert.equal(
-      fs.readFileSync(path.join(ws.project, '.claude', 'settings.json'), 'utf8'),
-      '{\n  // shared with the team\n  "permissions": { "allow": ["Bash(npm test)"] }\n}\n',
-    );
+    assert.equal(fs.readFileSync(path.join(ws.project, '.claude', 'settings.json'), 'utf8'), original);
     assert.match(cli('hooks', 'status', '--scope', 'project').stdout, /not connected/);
+  });
+
+  test('the team’s hook does nothing and fails nothing where Context Deck or node is missing', () => {
+    const file = path.join(ws.project, '.claude', 'settings.json');
+    assert.equal(cli('hooks', 'install', '--scope', 'project').status, 0);
+    const { command } = (parseJsonc(fs.readFileSync(file, 'utf8'), 'settings.json') as Settings).hooks
+      .PostToolUse[0].hooks[0];
+    const payload = hookEvent('PostToolUse', { session_id: 'quiet', cwd: ws.project });
+    const silent = (run: ReturnType<typeof runHookCommand>, why: string) =>
+      assert.deepEqual([run.status, run.stdout, run.stderr], [0, '', ''], why);
+    const recorded = eventLines(home);
+
+    const away = path.join(path.dirname(home), 'bin-away');
+    fs.renameSync(path.join(home, 'bin'), away);
+    try {
+      silent(runHookCommand(command, payload, agentEnv()), 'Context Deck not installed');
+    } finally {
+      fs.renameSync(away, path.join(home, 'bin'));
+    }
+    const noNode = fs.mkdtempSync(path.join(path.dirname(home), 'no-node-'));
+    silent(runHookCommand(command, payload, agentEnv({ PATH: noNode })), 'no node on PATH');
+    assert.equal(eventLines(home), recorded, 'nothing was recorded');
+
+    // Context Deck's home elsewhere, named by the environment: the hook records there.
+    const elsewhere = path.join(path.dirname(home), 'elsewhere');
+    fs.cpSync(path.join(home, 'bin'), path.join(elsewhere, 'bin'), { recursive: true });
+    const moved = runHookCommand(command, payload, agentEnv({ CONTEXT_DECK_HOME: elsewhere }));
+    assert.deepEqual([moved.status, moved.stderr, eventLines(elsewhere)], [0, '', 1]);
   });
 
   test('an unparsable settings file is reported and left untouched', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import {
@@ -8,17 +9,16 @@ import {
   hookInstallState,
   isRecorderCommand,
   planHookInstall,
+  PORTABLE_RECORDER_COMMAND,
   planHookUninstall,
+  portableCommandCaveats,
   recorderCommand,
 } from '../../src/engine/hookSettings';
 import { SettingsParseError, parseJsonc } from '../../src/engine/jsoncEdit';
+import { claudeServerEntry, planServerInstall } from '../../src/engine/mcpServerConfig';
 import { FIXTURES_DIR } from '../support/events';
 
-const COMMAND = recorderCommand(
-  { node: '/usr/local/bin/node' },
-  '/home/dev/.context-deck/bin/hook.js',
-  '/home/dev/.context-deck',
-);
+const COMMAND = recorderCommand('local', { node: '/usr/local/bin/node' }, '/home/dev/.context-deck');
 
 const HAND_WRITTEN = `{
   // Team settings: keep the formatter hook first.
@@ -112,11 +112,7 @@ describe('Claude Code hook settings', () => {
 
   test('a moved runtime updates our entry in place instead of adding another', () => {
     const first = planHookInstall('s', HAND_WRITTEN, COMMAND).after;
-    const moved = recorderCommand(
-      { node: '/opt/node22/bin/node' },
-      '/home/dev/.context-deck/bin/hook.js',
-      '/home/dev/.context-deck',
-    );
+    const moved = recorderCommand('local', { node: '/opt/node22/bin/node' }, '/home/dev/.context-deck');
     const plan = planHookInstall('s', first, moved);
     assert.equal(plan.changes.length, RECORDED_HOOK_EVENTS.length);
     assert.ok(plan.changes.every((change) => change.startsWith('update')));
@@ -142,8 +138,8 @@ describe('Claude Code hook settings', () => {
 
   test('commands quote paths with spaces and run VS Code’s runtime as Node when needed', () => {
     const command = recorderCommand(
+      'user',
       { node: '/Applications/Visual Studio Code.app/Contents/MacOS/Electron', electronRunAsNode: true },
-      '/Users/me/.context-deck/bin/hook.js',
       '/Users/me/.context-deck',
     );
     assert.equal(
@@ -153,6 +149,67 @@ describe('Claude Code hook settings', () => {
     assert.ok(isRecorderCommand(command));
     assert.ok(!isRecorderCommand('node ./hooks/my-hook.js'));
     assert.ok(!isRecorderCommand('npx prettier --write'));
+  });
+
+  test('the team’s settings name no path of this machine; this machine’s own settings keep its runtime', () => {
+    const runtime = { node: '/opt/node22/bin/node' };
+    const team = recorderCommand('project', runtime, '/home/dev/cd-home');
+    assert.equal(team, PORTABLE_RECORDER_COMMAND);
+    assert.doesNotMatch(team, /\/opt\/|\/home\/dev/);
+    assert.ok(isRecorderCommand(team));
+    for (const scope of ['local', 'user'] as const)
+      assert.equal(
+        recorderCommand(scope, runtime, '/home/dev/cd-home'),
+        '/opt/node22/bin/node /home/dev/cd-home/bin/hook.js --home /home/dev/cd-home',
+      );
+  });
+
+  test('where the team’s command records here, every scope writes it, so Claude Code runs it once', () => {
+    const home = '/srv/cd-home';
+    const env = { CONTEXT_DECK_HOME: home, PATH: path.dirname(process.execPath) };
+    for (const scope of ['project', 'local', 'user'] as const)
+      assert.equal(recorderCommand(scope, { node: process.execPath }, home, env), PORTABLE_RECORDER_COMMAND);
+    const noNode = { CONTEXT_DECK_HOME: home, PATH: '/nonexistent' };
+    assert.equal(
+      recorderCommand('local', { node: '/opt/node22/bin/node' }, home, noNode),
+      '/opt/node22/bin/node /srv/cd-home/bin/hook.js --home /srv/cd-home',
+    );
+  });
+
+  test('an absolute-path install in the team’s settings is recognised, replaced and removed', () => {
+    const old = planHookInstall('s', HAND_WRITTEN, COMMAND).after;
+    assert.deepEqual(hookInstallState('s', old).missing, []);
+    const portable = planHookInstall('s', old, PORTABLE_RECORDER_COMMAND);
+    assert.ok(portable.changes.every((change) => change.startsWith('update')));
+    assert.doesNotMatch(portable.after, /\/usr\/local\/bin\/node|\/home\/dev/);
+    assert.deepEqual(hookInstallState('s', portable.after).missing, []);
+    assert.equal(planHookUninstall('s', portable.after).after, HAND_WRITTEN);
+    assert.equal(planHookUninstall('s', old).after, HAND_WRITTEN);
+  });
+
+  test('a settings file Connect creates is formatted like Claude Code’s own: 2-space JSON, final newline', () => {
+    const claudeStyle = (text: string) => `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+    const real = fs.readFileSync(
+      path.join(FIXTURES_DIR, 'settings/anthropics-claude-code.examples.settings.settings-strict.json'),
+      'utf8',
+    );
+    assert.equal(claudeStyle(real), real, 'the style of a real settings file');
+    for (const before of [undefined, '', '\n']) {
+      const { after } = planHookInstall('s', before, PORTABLE_RECORDER_COMMAND);
+      assert.equal(after, claudeStyle(after));
+    }
+    const entry = claudeServerEntry({ command: 'node', args: ['mcp.js'], env: {} });
+    const mcp = planServerInstall('.mcp.json', undefined, entry).after;
+    assert.equal(mcp, claudeStyle(mcp));
+  });
+
+  test('connecting the team’s settings says why they would record nothing on this machine', () => {
+    const env = { PATH: path.dirname(process.execPath) };
+    assert.deepEqual(portableCommandCaveats(path.join(os.homedir(), '.context-deck'), env), []);
+    assert.deepEqual(portableCommandCaveats('/data/cd', { ...env, CONTEXT_DECK_HOME: '/data/cd' }), []);
+    const [otherHome, noNode] = portableCommandCaveats('/data/cd', { PATH: '/nowhere' });
+    assert.match(otherHome, /set CONTEXT_DECK_HOME=\/data\/cd/);
+    assert.match(noNode, /`node` is not on PATH/);
   });
 
   test('settings file per scope', () => {

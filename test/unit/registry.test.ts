@@ -663,7 +663,7 @@ describe('disabling a server from another window of the project', () => {
         enabled: false,
       });
       assert.ok(plan.supported);
-      writeProjectServerEnabled(plan);
+      writeProjectServerEnabled(plan, ws.home);
 
       const after = followerView();
       assert.equal(after.disabled, true, 'the Tools row shows it disabled');
@@ -691,19 +691,19 @@ describe('disabling a server from another window of the project', () => {
       return plan;
     };
     const disable = toggle(false);
-    const asked = toggleConfirmation(disable, 'user', 'spotter');
+    const asked = toggleConfirmation(disable, 'user', 'spotter', ws.home);
     assert.equal(asked?.message, 'Disable the MCP server "tidewave" for spotter?');
     assert.match(asked.detail, /Add "tidewave" to disabledMcpjsonServers in \.claude\/settings\.local\.json/);
-    writeProjectServerEnabled(disable);
+    writeProjectServerEnabled(disable, ws.home);
 
     const undo = toggle(true);
-    assert.equal(toggleConfirmation(undo, 'undo', 'spotter'), undefined);
+    assert.equal(toggleConfirmation(undo, 'undo', 'spotter', ws.home), undefined);
     assert.equal(
-      toggleConfirmation(undo, 'user', 'spotter')?.button,
+      toggleConfirmation(undo, 'user', 'spotter', ws.home)?.button,
       'Enable',
       'Re-enable in Tools still asks',
     );
-    writeProjectServerEnabled(undo);
+    writeProjectServerEnabled(undo, ws.home);
     assert.equal(scan().entries.find((entry) => entry.name === 'mcp__tidewave__*')?.disabled, false);
   });
 });

@@ -488,8 +488,10 @@ describe('disabling an MCP server for this project', () => {
       assert.ok((disabled.disabledMcpjsonServers as string[]).includes('tidewave'));
       for (const comment of before.match(/\/\/.*|\/\*.*?\*\//g) ?? [])
         assert.ok(disable.after.includes(comment));
-      const backup = writeProjectServerEnabled(disable, Date.parse('2026-03-01T00:00:00Z'));
+      const backup = writeProjectServerEnabled(disable, ws.home, Date.parse('2026-03-01T00:00:00Z'));
       assert.equal(fs.readFileSync(backup!, 'utf8'), before, 'a backup of the previous version');
+      assert.equal(path.dirname(backup!), path.join(ws.home, 'backups'), "under Context Deck's home");
+      assert.deepEqual(fs.readdirSync(path.join(ws.project, '.claude')), ['settings.local.json']);
       assert.equal(scan().entries.find((entry) => entry.name === 'mcp__tidewave__*')?.disabled, true);
 
       const enable = toggle('tidewave', true);
@@ -497,7 +499,7 @@ describe('disabling an MCP server for this project', () => {
         'remove "tidewave" from disabledMcpjsonServers in .claude/settings.local.json',
       ]);
       assert.equal(enable.after, before);
-      writeProjectServerEnabled(enable);
+      writeProjectServerEnabled(enable, ws.home);
       assert.equal(fs.readFileSync(settingsFile(), 'utf8'), before);
     });
   }
@@ -505,11 +507,11 @@ describe('disabling an MCP server for this project', () => {
   test('without a settings file, disabling creates one and re-enabling leaves an empty object', () => {
     const disable = toggle('chrome-devtools', false);
     assert.equal(disable.before, undefined);
-    writeProjectServerEnabled(disable);
+    writeProjectServerEnabled(disable, ws.home);
     assert.deepEqual(parseJsonc(fs.readFileSync(settingsFile(), 'utf8'), 'settings'), {
       disabledMcpjsonServers: ['chrome-devtools'],
     });
-    writeProjectServerEnabled(toggle('chrome-devtools', true));
+    writeProjectServerEnabled(toggle('chrome-devtools', true), ws.home);
     assert.deepEqual(parseJsonc(fs.readFileSync(settingsFile(), 'utf8'), 'settings'), {});
   });
 
@@ -517,14 +519,14 @@ describe('disabling an MCP server for this project', () => {
     place(ws.project, '.claude/settings.local.json', '{ "disabledMcpjsonServers": ["tidewave"] }\n');
     const again = toggle('tidewave', false);
     assert.deepEqual(again.changes, []);
-    assert.equal(writeProjectServerEnabled(again), undefined);
+    assert.equal(writeProjectServerEnabled(again, ws.home), undefined);
     const enable = toggle('tidewave', true);
     place(
       ws.project,
       '.claude/settings.local.json',
       '{ "disabledMcpjsonServers": ["tidewave"], "model": "opus" }\n',
     );
-    assert.throws(() => writeProjectServerEnabled(enable), /changed after the change was planned/);
+    assert.throws(() => writeProjectServerEnabled(enable, ws.home), /changed after the change was planned/);
   });
 
   test('re-enabling says where else the server is still disabled', () => {

@@ -6,7 +6,7 @@
  * instead rather than pretending.
  */
 import * as path from 'node:path';
-import { JsoncDocument, readSettingsText, writeSettingsWithBackup } from '../jsoncEdit';
+import { JsoncDocument, readSettingsText, settingsBackupDir, writeSettingsWithBackup } from '../jsoncEdit';
 import { claudeJsonProjectPath } from './agentSettings';
 import {
   type ConfigLocationOptions,
@@ -94,7 +94,7 @@ export function planProjectServerEnabled(options: ServerToggleOptions): ServerTo
 
   const file = path.join(root, '.claude', 'settings.local.json');
   const before = readSettingsText(file);
-  const document = new JsoncDocument(before?.trim() ? before : '{}\n', file);
+  const document = new JsoncDocument(before, file);
   const value = document.value;
   if (!isObject(value)) throw new Error(`${file} does not hold a JSON object`);
   const list = value[LIST];
@@ -142,15 +142,16 @@ function otherDisablers(locations: ConfigLocations, server: string): string[] {
   ];
 }
 
-/** Write a planned change (backup beside the file); refuses when the file changed since it was planned. */
+/** Write a planned change (backup under `home`); refuses when the file changed since it was planned. */
 export function writeProjectServerEnabled(
   plan: Extract<ServerTogglePlan, { supported: true }>,
+  home: string,
   now = Date.now(),
 ): string | undefined {
   if (plan.changes.length === 0) return undefined;
   if (readSettingsText(plan.file) !== plan.before)
     throw new Error(`${plan.file} changed after the change was planned; plan it again`);
-  return writeSettingsWithBackup(plan.file, plan.after, now);
+  return writeSettingsWithBackup(plan.file, plan.after, home, now);
 }
 
 /** The modal showing a planned change before it is written; none for an Undo: its inverse was confirmed. */
@@ -158,6 +159,7 @@ export function toggleConfirmation(
   plan: Extract<ServerTogglePlan, { supported: true }>,
   request: ToggleRequest,
   projectName: string,
+  home: string,
 ): { message: string; detail: string; button: string } | undefined {
   if (request === 'undo') return undefined;
   const button = plan.enabled ? 'Enable' : 'Disable';
@@ -167,7 +169,7 @@ export function toggleConfirmation(
       ...plan.changes.map((change) => `• ${change[0].toUpperCase()}${change.slice(1)}`),
       ...plan.notes.map((note) => `Note: ${note}.`),
       '',
-      `A backup of the file is written first; nothing else in it changes. Claude Code applies it from its next session. ${
+      `A backup of the file is written to ${settingsBackupDir(home)} first; nothing else in it changes. Claude Code applies it from its next session. ${
         plan.enabled ? 'Disable it again' : 'Re-enable it'
       } from the dashboard at any time.`,
     ].join('\n'),

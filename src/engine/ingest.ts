@@ -6,6 +6,7 @@ import { type ChunkReader, inlineReader, workerReader } from './chunkReaders';
 import { EventRowWriter } from './eventRows';
 import type { Routes } from './routing';
 import type { Store } from './store';
+import { dropImportedActivity } from './transcripts/sharedActivity';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
@@ -223,6 +224,7 @@ export class Ingestor {
         const events = parsed.events.length / EVENT_WIDTH;
         const rejected = parsed.rejects.length / REJECT_WIDTH;
         this.store.transaction(() => {
+          dropImportedActivity(this.store, parsed);
           rows.write(parsed, plan.row.id, this.now());
           const newOffset = offset + chunk.length;
           const headLen = Math.min(newOffset, FINGERPRINT_BYTES);

@@ -168,6 +168,11 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   DROP INDEX observation_checks_by_session;
   `,
+  // Imported transcripts feed the memory as hook events do: a tool use whose result is read by a later
+  // import is summarised with its input, so the input waits with it.
+  `
+  ALTER TABLE transcript_pending_tools ADD COLUMN input TEXT;
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -4,7 +4,10 @@
  * Pure: no `vscode`, no DOM.
  */
 
-/** The observation types of seed 001, most important first (the engine's OBSERVATION_TYPES). */
+/**
+ * The observation types, most important first (the engine's OBSERVATION_TYPES): seed 001's, and `question`
+ * for a prompt that asks instead of telling (none of seed 001's describes "how does X work?").
+ */
 export const MEMORY_TYPES = [
   'decision',
   'problem',
@@ -16,6 +19,7 @@ export const MEMORY_TYPES = [
   'bugfix',
   'pattern',
   'solution',
+  'question',
 ] as const;
 
 export type MemoryType = (typeof MEMORY_TYPES)[number];
@@ -36,6 +40,7 @@ export const MEMORY_TYPE_ICONS: Record<MemoryType, string> = {
   bugfix: 'bug',
   pattern: 'layers',
   solution: 'verified',
+  question: 'question',
 };
 
 /** What each type is for, as shown when choosing one. */
@@ -50,6 +55,7 @@ export const MEMORY_TYPE_DESCRIPTIONS: Record<MemoryType, string> = {
   bugfix: 'A fix and what it fixed',
   pattern: 'A convention the code follows',
   solution: 'How a problem was solved',
+  question: 'Something asked about the code or the tools, not yet an answer',
 };
 
 export function memoryTypeIcon(type: string): string {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import {
   MEMORY_EVENTS,
@@ -29,7 +31,14 @@ import { ProjectEngine } from '../../src/engine/projectEngine';
 import { MIGRATIONS, migrate } from '../../src/engine/schema';
 import { loadSqlJs } from '../../src/engine/sqlJs';
 import { Store } from '../../src/engine/store';
-import { type Payload, appendEvents, hookEvent, hookExample, tempWorkspace } from '../support/events';
+import {
+  FIXTURES_DIR,
+  type Payload,
+  appendEvents,
+  hookEvent,
+  hookExample,
+  tempWorkspace,
+} from '../support/events';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const CWD = '/work/app';
@@ -252,6 +261,84 @@ describe('summariser rules on documented hook payloads', () => {
         tool,
       );
     assert.equal(summarise('Stop'), undefined);
+  });
+});
+
+/** A line of a fixture transcript by its uuid (a real line where the README says so). */
+function fixtureLine(name: string, uuid: string): Payload {
+  const line = fs
+    .readFileSync(path.join(FIXTURES_DIR, 'transcripts', name), 'utf8')
+    .split('\n')
+    .filter((text) => text.includes(`"${uuid}"`))
+    .map((text) => JSON.parse(text) as Payload)
+    .find((parsed) => parsed.uuid === uuid);
+  assert.ok(line, uuid);
+  return line;
+}
+
+/** The first block of a type (`text`, `tool_use`) of a fixture line's message. */
+function fixtureBlock(name: string, uuid: string, type = 'text'): Payload {
+  const content = (fixtureLine(name, uuid).message as Payload).content as Payload[];
+  const block = content.find((candidate) => candidate.type === type);
+  assert.ok(block, `${uuid} ${type}`);
+  return block;
+}
+
+describe('observation types read as what happened, on lines of the fixture transcripts', () => {
+  const REPRESENTATIVE = 'claude-code-log-representative_messages.jsonl';
+  const EDGE_CASES = 'claude-code-log-edge_cases.jsonl';
+  const prompted = (uuid: string, name = REPRESENTATIVE) =>
+    summarise('UserPromptSubmit', { prompt: fixtureBlock(name, uuid).text });
+
+  test('a prompt that asks is a question, not a discovery; one that asks for work is that work', () => {
+    const questions = [
+      prompted('msg_001'), // Hello Claude! Can you help me understand how Python decorators work?
+      prompted('msg_007'), // Can you run that example to show the output?
+      prompted('edge_001', EDGE_CASES), // Here's a message with some **markdown** ... Let's see how it renders!
+    ];
+    assert.deepEqual(
+      questions.map((draft) => draft?.type),
+      ['question', 'question', 'question'],
+    );
+    assert.equal(prompted('msg_003')?.type, 'feature', '"show me how to create a decorator" asks for one');
+    assert.equal(
+      summarise('UserPromptSubmit', { prompt: 'Make the sidebar collapsible on narrow screens' })?.type,
+      'feature',
+      'a request without a keyword asks for new behaviour',
+    );
+    const state: SessionState = {};
+    summarise('UserPromptSubmit', { prompt: fixtureBlock(REPRESENTATIVE, 'msg_001').text }, state);
+    const edit = summarise(
+      'PostToolUse',
+      { tool_name: 'Edit', tool_input: { file_path: `${CWD}/a.py`, old_string: 'x', new_string: 'y' } },
+      state,
+    );
+    assert.equal(edit?.type, 'feature', 'an edit made after a question is a change, not a question');
+  });
+
+  test('creating a file is a feature whatever the prompt asked for; an Edit from empty text creates one', () => {
+    const written = summarise('PostToolUse', {}, { intent: 'refactor' });
+    assert.equal(written?.text, 'Created /path/to/file.txt (1 line)');
+    assert.equal(written?.type, 'feature', 'a new file is not a refactor');
+
+    // Claude Code's Edit (and MultiEdit) create a file when the old text is empty.
+    const use = fixtureBlock(REPRESENTATIVE, 'msg_004', 'tool_use');
+    const created = summarise(
+      'PostToolUse',
+      { tool_name: use.name, tool_input: use.input, tool_response: 'File created successfully', cwd: '/tmp' },
+      { intent: 'bugfix' },
+    );
+    assert.deepEqual(created, {
+      type: 'feature',
+      source: 'change',
+      text: 'Created decorator_example.py (14 lines)',
+      agentType: 'main',
+    });
+    const multi = fixtureBlock(EDGE_CASES, 'edge_009', 'tool_use');
+    assert.match(
+      summarise('PostToolUse', { tool_name: multi.name, tool_input: multi.input, cwd: '/tmp' })?.text ?? '',
+      /^Created complex_example\.py \(\d+ lines\)$/,
+    );
   });
 });
 

@@ -66,8 +66,11 @@ export class ObservationWriter {
       .map((row) => new Set(words(String(row.text))));
   }
 
-  /** What one routed event means for the memory (see analyseForMemory), applied in event order. */
-  add(item: MemoryItem, eventId: number, sessionId: string | null, at: number): void {
+  /**
+   * What one routed event means for the memory (see analyseForMemory), applied in event order. `eventId` is
+   * null for what a transcript import derived (its lines are not in the event log).
+   */
+  add(item: MemoryItem, eventId: number | null, sessionId: string | null, at: number): void {
     if ('forgotten' in item) {
       this.setForgotten(item.ids, item.forgotten ? at : null);
       return;

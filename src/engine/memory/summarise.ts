@@ -32,8 +32,8 @@ export interface SessionState {
 export interface DraftTemplate extends ObservationDraft {
   /** A prompt's kind of work, which types the edits that follow it. */
   intent?: ObservationType;
-  /** An edit typed by the session's intent; `create` (a new file) stays a feature unless that was a refactor. */
-  typedByIntent?: 'edit' | 'create';
+  /** An edit of an existing file, typed by the session's intent (a new file is a feature whatever it was for). */
+  typedByIntent?: true;
   /** A test or build run; a passing one right after a failing one is a solution, worded "passed again". */
   check?: { label: string; bad: boolean; rest: string };
 }
@@ -72,6 +72,21 @@ export function classifyText(text: string, fallback: ObservationType): Observati
   return fallback;
 }
 
+/**
+ * A prompt that asks rather than tells: it ends with a question mark, opens with a question word, or asks
+ * to find something out ("let's see how it renders").
+ */
+const QUESTION =
+  /\?["'`)\]]*$|^(?:how|what|why|where|when|which|who|whose|explain)\b|\b(?:see|check|find out|test|verify)\s+(?:how|if|whether|what|why)\b/i;
+
+/**
+ * The kind of work a prompt asks for: by its keywords; a question without them (to understand, to be
+ * shown) is a question, anything else a request for new behaviour.
+ */
+function promptType(prompt: string): ObservationType {
+  return classifyText(prompt, QUESTION.test(prompt) ? 'question' : 'feature');
+}
+
 /** Files whose content is never recorded, only that they changed. */
 const SENSITIVE_PATH =
   /(^|[\\/])\.env($|\.)|\.(pem|key|p12|pfx|keystore)$|(^|[\\/])id_(rsa|dsa|ecdsa|ed25519)|credentials|secrets?($|[\\/.])/i;
@@ -101,13 +116,12 @@ export function resolveDraft(template: DraftTemplate, session: SessionState): Ob
   if (template.intent) session.intent = template.intent;
   if (template.typedByIntent) {
     // Edits take the type of the work the prompt asked for.
-    const editType: ObservationType =
+    draft.type =
       session.intent === 'bugfix' || session.intent === 'problem'
         ? 'bugfix'
         : session.intent === 'refactor'
           ? 'refactor'
           : 'feature';
-    draft.type = template.typedByIntent === 'edit' || editType === 'refactor' ? editType : 'feature';
   }
   if (template.check) {
     const { label, bad, rest } = template.check;
@@ -138,10 +152,8 @@ export function analyseEvent(payload: EventPayload, kind: string): DraftTemplate
       // "yes", "go on", "/clear": steering, not something to remember.
       if (oneLine(prompt).split(' ').length < 3) return undefined;
       const line = cleanPiece(prompt, 300);
-      return {
-        ...draft(classifyText(line, 'discovery'), 'prompt', `Asked: ${line}`),
-        intent: classifyText(line, 'feature'),
-      };
+      const type = promptType(line);
+      return { ...draft(type, 'prompt', `Asked: ${line}`), intent: type };
     }
     case 'PreCompact': {
       const instructions = cleanPiece(text(payload.custom_instructions) ?? '', 300);
@@ -226,35 +238,42 @@ function changeObservation(
   if (!file) return undefined;
   const shown = cleanPiece(displayPath(file, cwd), 200);
   const sensitive = SENSITIVE_PATH.test(file);
-  const change = (line: string, typedByIntent: 'edit' | 'create'): DraftTemplate => ({
+  const edit = (line: string): DraftTemplate => ({
     type: 'feature',
     source: 'change',
     text: line,
     agentType,
-    typedByIntent,
+    typedByIntent: true,
   });
-  let line: string;
+  const lines = (content: string | undefined) => {
+    if (content === undefined) return '';
+    // A final newline ends the last line; it does not start another.
+    const count = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+    return ` (${count} ${count === 1 ? 'line' : 'lines'})`;
+  };
+  const created = (content: string | undefined): DraftTemplate => ({
+    type: 'feature',
+    source: 'change',
+    text: `Created ${shown}${lines(content)}`,
+    agentType,
+  });
   if (tool === 'Write') {
     const content = text(input.content);
-    const lines = content === undefined ? '' : ` (${content.split('\n').length} lines)`;
-    return response.type === 'update'
-      ? change(`Rewrote ${shown}${lines}`, 'edit')
-      : change(`Created ${shown}${lines}`, 'create');
+    return response.type === 'update' ? edit(`Rewrote ${shown}${lines(content)}`) : created(content);
   }
-  if (tool === 'NotebookEdit') {
-    line = `Modified notebook ${shown}`;
-  } else {
-    const edits = tool === 'MultiEdit' && Array.isArray(input.edits) ? input.edits.map(record) : [input];
-    const first = edits[0] ?? {};
-    const before = text(first.old_string);
-    const after = text(first.new_string);
-    const count = edits.length > 1 ? ` ${edits.length} edits,` : '';
-    line =
-      sensitive || before === undefined || after === undefined
-        ? `Modified ${shown}${sensitive ? ' (content not recorded)' : ''}`
-        : `Modified ${shown}:${count} replaced "${cleanPiece(before, 80)}" with "${cleanPiece(after, 80)}"`;
-  }
-  return change(line, 'edit');
+  if (tool === 'NotebookEdit') return edit(`Modified notebook ${shown}`);
+  const edits = tool === 'MultiEdit' && Array.isArray(input.edits) ? input.edits.map(record) : [input];
+  const first = edits[0] ?? {};
+  const before = text(first.old_string);
+  const after = text(first.new_string);
+  // Edit and MultiEdit create a file when the first replacement's old text is empty.
+  if (before === '') return created(after);
+  const count = edits.length > 1 ? ` ${edits.length} edits,` : '';
+  return edit(
+    sensitive || before === undefined || after === undefined
+      ? `Modified ${shown}${sensitive ? ' (content not recorded)' : ''}`
+      : `Modified ${shown}:${count} replaced "${cleanPiece(before, 80)}" with "${cleanPiece(after, 80)}"`,
+  );
 }
 
 /** What a shell command is, judged from the whole command line. */

@@ -1,6 +1,6 @@
 /** What the memory stores: one-line observations of what happened in a project, typed as in seed 001. */
 
-// One list for the engine, the host and the dashboard: the types of seed 001, most important first.
+// One list for the engine, the host and the dashboard: seed 001's types and `question`, most important first.
 export {
   MEMORY_TYPES as OBSERVATION_TYPES,
   type MemoryType as ObservationType,

@@ -17,6 +17,14 @@ import { type RowCounts, type TranscriptFileContext, TranscriptRowWriter } from 
 export const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
 /** How far into a file its recorded cwd is looked for before the file is taken as nobody's. */
 const CWD_SEARCH_BYTES = 4 * 1024 * 1024;
+/**
+ * A transcript records no end. A session whose last line is older than this has ended at that line: no
+ * tool runs longer (Bash stops a command after at most 10 minutes) and a session resumed later is opened
+ * again by the import that reads its new lines.
+ */
+export const IDLE_SESSION_MS = 30 * 60_000;
+/** `end_reason` of a session taken to have ended at its last line (hooks record Claude Code's own reasons). */
+export const IDLE_END_REASON = 'idle';
 
 export interface TranscriptImportOptions {
   /**
@@ -112,9 +120,10 @@ function emptyResult(): TranscriptImportResult {
 }
 
 /**
- * Imports Claude Code transcripts into a project's database: tool calls (with failures), prompts and
- * sessions. Each file's read offset is committed with the rows read up to it, one transaction per chunk,
- * so an interrupted import resumes where it stopped and a grown file is read from where it ended.
+ * Imports Claude Code transcripts into a project's database: tool calls (with failures), prompts, sessions
+ * and the observations hook events of the same activity would give. Each file's read offset is committed
+ * with the rows read up to it, one transaction per chunk, so an interrupted import resumes where it stopped
+ * and a grown file is read from where it ended.
  */
 export async function importTranscripts(
   engine: ProjectEngine,
@@ -128,8 +137,29 @@ export async function importTranscripts(
         candidateTranscripts(dir, engine.identity.roots).map((file) => ({ file, forced: false })),
       );
   const result = await new TranscriptImport(engine, options).run(sources);
-  if (result.files > 0) engine.noteExternalChange();
+  const ended = endIdleSessions(engine, Date.now() - IDLE_SESSION_MS);
+  if (result.files > 0 || ended > 0) engine.noteExternalChange();
   return result;
+}
+
+/**
+ * Sessions read from transcripts and never ended by a SessionEnd hook end at their last line once it is
+ * older than `before`, so they get a summary; one whose transcript grew since is moved on or opened again.
+ * Returns how many sessions changed.
+ */
+function endIdleSessions(engine: ProjectEngine, before: number): number {
+  const db = engine.db;
+  const changesBefore = db.number('SELECT total_changes()');
+  db.run(
+    `UPDATE sessions SET
+       ended_at = CASE WHEN last_event_at < ?1 THEN last_event_at END,
+       end_reason = CASE WHEN last_event_at < ?1 THEN ?2 END
+     WHERE transcript_path IN (SELECT path FROM transcript_files)
+       AND (ended_at IS NULL OR end_reason = ?2)
+       AND ended_at IS NOT (CASE WHEN last_event_at < ?1 THEN last_event_at END)`,
+    [before, IDLE_END_REASON],
+  );
+  return db.number('SELECT total_changes()') - changesBefore;
 }
 
 class TranscriptImport {
@@ -234,6 +264,7 @@ class TranscriptImport {
       transcriptPath: subagent ? undefined : plan.file,
       subagent,
       lastAt: Math.round(plan.mtimeMs),
+      cwd: plan.cwd ?? undefined,
     };
     const handle = await fs.promises.open(plan.file, 'r');
     try {

@@ -16,6 +16,8 @@ export interface ToolUse {
   name: string;
   /** What the call is about, for context items: a file path, a skill's name, a subagent's type. */
   target?: string;
+  /** The call's arguments, as the PostToolUse hook reports them (`tool_input`). */
+  input: Json;
 }
 
 export interface ToolResult {
@@ -25,6 +27,13 @@ export interface ToolResult {
   errorText?: string;
   /** Characters of the result the model read: what it occupies in the context. */
   chars: number;
+  /** The result as the model read it: a string or content blocks (see contentText). */
+  content: unknown;
+  /**
+   * The line's `toolUseResult` when the line holds this result alone: what the PostToolUse hook reports as
+   * `tool_response` (stdout and stderr, whether a Write created or updated its file...).
+   */
+  toolUseResult?: unknown;
 }
 
 export interface TranscriptEntry {
@@ -52,11 +61,13 @@ export interface TranscriptEntry {
   userText?: string;
   /** `compactMetadata.preTokens` of a `compact_boundary` line. */
   preTokens?: number;
+  /** `compactMetadata.trigger` of a `compact_boundary` line: `manual` or `auto`. */
+  compactTrigger?: string;
 }
 
 export type ParsedTranscriptLine = { ok: true; entry: TranscriptEntry } | { ok: false; reason: string };
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 function object(value: unknown): Json | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
@@ -88,7 +99,7 @@ function usageOf(value: unknown): Usage | undefined {
 }
 
 /** Text of a tool result or message content: a string, or the text of its `text` blocks. */
-function textOf(content: unknown): string | undefined {
+export function contentText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return undefined;
   const parts: string[] = [];
@@ -131,8 +142,10 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
     toolResults: [],
   };
   if (entry.subtype === 'compact_boundary') {
-    const preTokens = object(line.compactMetadata)?.preTokens;
+    const metadata = object(line.compactMetadata);
+    const preTokens = metadata?.preTokens;
     if (typeof preTokens === 'number' && Number.isFinite(preTokens)) entry.preTokens = preTokens;
+    entry.compactTrigger = string(metadata?.trigger);
   }
   if (!message) return { ok: true, entry };
 
@@ -154,7 +167,8 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
       if (block.type === 'tool_use') {
         const id = string(block.id);
         const name = string(block.name);
-        if (id && name) entry.toolUses.push({ id, name, target: targetOf(object(block.input)) });
+        const input = object(block.input) ?? {};
+        if (id && name) entry.toolUses.push({ id, name, target: targetOf(input), input });
       } else if (block.type === 'tool_result') {
         const toolUseId = string(block.tool_use_id);
         if (!toolUseId) continue;
@@ -162,19 +176,23 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
         entry.toolResults.push({
           toolUseId,
           isError,
-          errorText: isError ? (textOf(block.content) ?? JSON.stringify(block.content ?? null)) : undefined,
+          errorText: isError
+            ? (contentText(block.content) ?? JSON.stringify(block.content ?? null))
+            : undefined,
           chars: charsOf(block.content),
+          content: block.content,
         });
       }
     }
-    if (role === 'user') entry.userText = textOf(content);
+    if (entry.toolResults.length === 1 && line.toolUseResult !== undefined)
+      entry.toolResults[0].toolUseResult = line.toolUseResult;
+    if (role === 'user') entry.userText = contentText(content);
   }
   return { ok: true, entry };
 }
 
 /** The input field that names what a tool call is about, for the tools that put things in context. */
-function targetOf(input: Json | undefined): string | undefined {
-  if (!input) return undefined;
+function targetOf(input: Json): string | undefined {
   return (
     string(input.file_path) ??
     string(input.notebook_path) ??

@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { SqlValue } from 'sql.js';
 import { BatchInsert } from '../batchInsert';
+import type { MemoryItem } from '../memory/eventMemory';
+import { ObservationWriter } from '../memory/observationWriter';
 import { redactText } from '../redact';
 import type { Store } from '../store';
 import { promptText } from './promptText';
-import type { TranscriptEntry } from './transcriptLine';
+import { observedNear } from './sharedActivity';
+import { type EventBase, compactionMemory, promptMemory, toolCallMemory } from './transcriptEvents';
+import type { Json, TranscriptEntry } from './transcriptLine';
 
 /** What a transcript file says about itself, beyond its lines. */
 export interface TranscriptFileContext {
@@ -16,6 +20,8 @@ export interface TranscriptFileContext {
   subagent: boolean;
   /** When lines carry no timestamp: the last timestamp seen, else the file's modification time. */
   lastAt: number;
+  /** The working directory the latest line recorded, as hook payloads carry it. */
+  cwd?: string;
 }
 
 export interface RowCounts {
@@ -28,6 +34,7 @@ export interface RowCounts {
 interface PendingTool {
   sessionId: string;
   name: string;
+  input: Json;
   at: number;
   /** Already in transcript_pending_tools (from an earlier chunk or import). */
   stored: boolean;
@@ -46,6 +53,20 @@ interface PromptRow {
   sessionId: string;
   text: string;
   at: number;
+  /** Set by flush: a row was added (not a re-import, not a prompt the hooks recorded). */
+  added?: boolean;
+}
+
+/**
+ * What a line means for the memory, kept only when the import is first to record it: a tool call whose
+ * row it added, a prompt it added, a compaction no hook event reported.
+ */
+interface MemoryCandidate {
+  item: MemoryItem;
+  sessionId: string;
+  at: number;
+  toolUseId?: string;
+  prompt?: PromptRow;
 }
 
 /** The longest prompt or error text kept in a row, as for hook events (eventRows.ts). */
@@ -63,10 +84,10 @@ const SYNTHETIC_MODEL = '<synthetic>';
 const TOOL_CALL_COLUMNS = ['tool_use_id', 'session_id', 'tool_name', 'success', 'duration_ms', 'error', 'at'];
 
 /**
- * Turns transcript entries into sessions, tool calls and prompts, buffering them for one chunk and writing
- * them in `flush()` inside the chunk's transaction. Nothing is counted twice: tool calls are unique on
- * tool_use_id; a prompt has a key from its line's uuid and claims the matching hook-recorded prompt instead
- * of adding a second row.
+ * Turns transcript entries into sessions, tool calls, prompts and observations, buffering them for one
+ * chunk and writing them in `flush()` inside the chunk's transaction. Nothing is counted twice: tool calls
+ * are unique on tool_use_id; a prompt has a key from its line's uuid and claims the matching hook-recorded
+ * prompt instead of adding a second row; observations come only with the rows this import added.
  */
 export class TranscriptRowWriter {
   private readonly pending = new Map<string, PendingTool>();
@@ -74,6 +95,9 @@ export class TranscriptRowWriter {
   private calls: SqlValue[][] = [];
   private failedCalls: SqlValue[][] = [];
   private prompts: PromptRow[] = [];
+  private memory: MemoryCandidate[] = [];
+  /** Tool uses resolved in this chunk. */
+  private readonly resolved = new Set<string>();
   private resolvedStored: string[] = [];
   private readonly successInsert: BatchInsert;
   private readonly failureInsert: BatchInsert;
@@ -87,17 +111,23 @@ export class TranscriptRowWriter {
     if (entry.at !== undefined) file.lastAt = entry.at;
     const at = entry.at ?? file.lastAt;
     const sessionId = entry.sessionId ?? file.sessionId;
+    file.cwd = entry.cwd ?? file.cwd;
+    // A `summary` line titles a conversation (often an earlier one): no activity of any session.
+    if (entry.type === 'summary') return;
     this.noteSession(sessionId, entry, file, at);
 
     for (const use of entry.toolUses) {
       if (!this.pending.has(use.id))
-        this.pending.set(use.id, { sessionId, name: use.name, at, stored: false });
+        this.pending.set(use.id, { sessionId, name: use.name, input: use.input, at, stored: false });
     }
     for (const result of entry.toolResults) {
       const use = this.pending.get(result.toolUseId) ?? this.storedPending(result.toolUseId);
       if (!use) continue;
       this.pending.delete(result.toolUseId);
       if (use.stored) this.resolvedStored.push(result.toolUseId);
+      // A call repeated on a rewound branch is one call, remembered once.
+      if (this.resolved.has(result.toolUseId)) continue;
+      this.resolved.add(result.toolUseId);
       const row = [
         result.toolUseId,
         use.sessionId,
@@ -108,15 +138,27 @@ export class TranscriptRowWriter {
         at,
       ];
       (result.isError ? this.failedCalls : this.calls).push(row);
+      const base: EventBase = { session_id: use.sessionId, cwd: file.cwd };
+      for (const item of toolCallMemory(use.name, use.input, result, base))
+        this.remember(item, { sessionId: use.sessionId, at, toolUseId: result.toolUseId });
     }
 
+    const base: EventBase = { session_id: sessionId, cwd: file.cwd };
     const prompt = file.subagent ? undefined : promptText(entry);
     if (prompt !== undefined) {
       const key = entry.uuid
         ? `transcript:${entry.uuid}`
         : `transcript:${sessionId}:${at}:${createHash('sha1').update(prompt).digest('hex').slice(0, 16)}`;
-      this.prompts.push({ key, sessionId, text: storedText(prompt), at });
+      const row: PromptRow = { key, sessionId, text: storedText(prompt), at };
+      this.prompts.push(row);
+      this.remember(promptMemory(prompt, base), { sessionId, at, prompt: row });
     }
+    if (entry.subtype === 'compact_boundary' && !file.subagent && !entry.sidechain)
+      this.remember(compactionMemory(entry.compactTrigger, base), { sessionId, at });
+  }
+
+  private remember(item: MemoryItem | undefined, candidate: Omit<MemoryCandidate, 'item'>): void {
+    if (item) this.memory.push({ item, ...candidate });
   }
 
   private noteSession(id: string, entry: TranscriptEntry, file: TranscriptFileContext, at: number): void {
@@ -134,11 +176,18 @@ export class TranscriptRowWriter {
 
   private storedPending(toolUseId: string): PendingTool | undefined {
     const row = this.store.get(
-      'SELECT session_id, tool_name, at FROM transcript_pending_tools WHERE tool_use_id = ?',
+      'SELECT session_id, tool_name, input, at FROM transcript_pending_tools WHERE tool_use_id = ?',
       [toolUseId],
     );
     return row
-      ? { sessionId: String(row.session_id), name: String(row.tool_name), at: Number(row.at), stored: true }
+      ? {
+          sessionId: String(row.session_id),
+          name: String(row.tool_name),
+          // Uses stored before inputs were kept have none: they are summarised as far as their name goes.
+          input: row.input === null ? {} : (JSON.parse(String(row.input)) as Json),
+          at: Number(row.at),
+          stored: true,
+        }
       : undefined;
   }
 
@@ -147,6 +196,8 @@ export class TranscriptRowWriter {
     const counts: RowCounts = { toolCalls: 0, failures: 0, prompts: 0, sessions: 0 };
     const changes = () => this.store.number('SELECT total_changes()');
 
+    // Asked before the calls are written: the memory of a call the hooks (or an earlier import) recorded is there.
+    const recordedCalls = this.recordedToolUses();
     const before = changes();
     for (const row of this.calls) this.successInsert.add(row);
     this.successInsert.flush();
@@ -162,13 +213,17 @@ export class TranscriptRowWriter {
     for (const [id, use] of this.pending) {
       if (use.stored) continue;
       this.store.run(
-        'INSERT OR REPLACE INTO transcript_pending_tools (tool_use_id, session_id, tool_name, at) VALUES (?, ?, ?, ?)',
-        [id, use.sessionId, use.name, use.at],
+        'INSERT OR REPLACE INTO transcript_pending_tools (tool_use_id, session_id, tool_name, input, at) VALUES (?, ?, ?, ?, ?)',
+        [id, use.sessionId, use.name, JSON.stringify(use.input), use.at],
       );
       use.stored = true;
     }
 
-    for (const prompt of this.prompts) if (this.writePrompt(prompt)) counts.prompts++;
+    for (const prompt of this.prompts) {
+      prompt.added = this.writePrompt(prompt);
+      if (prompt.added) counts.prompts++;
+    }
+    this.writeMemory(recordedCalls);
 
     for (const [id, facts] of this.sessions) {
       if (!this.store.get('SELECT 1 AS found FROM sessions WHERE id = ?', [id])) counts.sessions++;
@@ -188,9 +243,40 @@ export class TranscriptRowWriter {
     this.calls = [];
     this.failedCalls = [];
     this.prompts = [];
+    this.memory = [];
+    this.resolved.clear();
     this.resolvedStored = [];
     this.sessions.clear();
     return counts;
+  }
+
+  /** The tool_use_ids of this chunk's remembered calls that are already in tool_calls. */
+  private recordedToolUses(): Set<string> {
+    const ids = [...new Set(this.memory.flatMap((candidate) => candidate.toolUseId ?? []))];
+    if (ids.length === 0) return new Set();
+    const rows = this.store.all(
+      'SELECT tool_use_id FROM tool_calls WHERE tool_use_id IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(ids)],
+    );
+    return new Set(rows.map((row) => String(row.tool_use_id)));
+  }
+
+  /** Observations of what this chunk added, in line order, through the writer hook events go through. */
+  private writeMemory(recordedCalls: Set<string>): void {
+    const kept = this.memory.filter((candidate) => {
+      if (candidate.prompt) return candidate.prompt.added === true;
+      if (candidate.toolUseId) return !recordedCalls.has(candidate.toolUseId);
+      return !observedNear(
+        this.store,
+        { sessionId: candidate.sessionId, at: candidate.at, source: 'compaction' },
+        false,
+      );
+    });
+    if (kept.length === 0) return;
+    const observations = new ObservationWriter(this.store);
+    observations.loadSessions(kept.map((candidate) => candidate.sessionId));
+    for (const { item, sessionId, at } of kept) observations.add(item, null, sessionId, at);
+    observations.flush();
   }
 
   /**

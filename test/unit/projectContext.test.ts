@@ -47,6 +47,8 @@ describe('session-start context of a project', () => {
         ],
       }),
     );
+    // A later session that only started and stopped has nothing to summarise: the one before is shown.
+    appendEvents(ws.home, sessionEvents({ sessionId: 'empty', cwd: ws.project, startAt: now - 3_600_000 }));
     appendEvents(ws.home, [
       hookEvent('UserPromptSubmit', {
         session_id: 'now',

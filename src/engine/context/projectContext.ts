@@ -61,8 +61,11 @@ function lines(
 
 /** What the latest ended session did, in a few lines drawn from its observations. */
 function previousSummary(engine: ProjectEngine): string | null {
+  // The latest ended session that left something to say: one that only started and stopped is skipped.
   const session = engine.db.get(
-    'SELECT id, started_at, ended_at, model FROM sessions WHERE ended_at IS NOT NULL ORDER BY ended_at DESC LIMIT 1',
+    `SELECT id, started_at, ended_at, model FROM sessions s WHERE ended_at IS NOT NULL
+       AND EXISTS (SELECT 1 FROM observations o WHERE o.session_id = s.id AND o.forgotten_at IS NULL)
+     ORDER BY ended_at DESC LIMIT 1`,
   );
   if (!session) return null;
   const of = (where: string, limit: number) =>

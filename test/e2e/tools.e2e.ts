@@ -161,7 +161,10 @@ describe('Tools section in a real VS Code', () => {
     assert.equal(await text(navigate.locator('[data-testid="tool-reason"]')), expectedReason);
     const window = calls.slice(-50);
     const ok = window.filter((call) => !call.failed).length / window.length;
-    assert.equal(await text(navigate.locator('[data-testid="tool-success"]')), `${Math.round(ok * 100)}% succeeded`);
+    assert.equal(
+      await text(navigate.locator('[data-testid="tool-success"]')),
+      `${Math.round(ok * 100)}% succeeded`,
+    );
 
     // The server counts its tools' calls of the last 7 days.
     const weekAgo = Date.now() - 7 * DAY_MS;
@@ -176,7 +179,10 @@ describe('Tools section in a real VS Code', () => {
 
     // The unreadable Cursor file is reported, and its tools are not taken as removed.
     const problem = await text(frame.locator('[data-testid="tool-problem"]'));
-    assert.match(problem, /^Could not read \.cursor\/mcp\.json: .+; the tools it declared are kept as they were\.$/);
+    assert.match(
+      problem,
+      /^Could not read \.cursor\/mcp\.json: .+; the tools it declared are kept as they were\.$/,
+    );
 
     // Its details explain the score: the demotion divides it by 4.
     await navigate.locator('.tool-name').click();

@@ -177,3 +177,30 @@ export function compactBoundaryLine(options: {
     compactMetadata: { trigger: 'manual', preTokens: options.preTokens },
   };
 }
+
+/**
+ * The real fixture transcripts as if Claude Code had written them in `project`: each line's `cwd` becomes
+ * the project (they were recorded elsewhere), everything else stays as captured. Unparseable lines stay too.
+ */
+export function placeFixtureTranscripts(claudeDir: string, project: string): string[] {
+  const dir = path.dirname(transcriptPath(claudeDir, project, 'x'));
+  fs.mkdirSync(dir, { recursive: true });
+  const source = path.join(FIXTURES_DIR, 'transcripts');
+  return fs
+    .readdirSync(source)
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => {
+      const lines = fs.readFileSync(path.join(source, name), 'utf8').split('\n');
+      const moved = lines.map((text) => {
+        try {
+          const line = JSON.parse(text) as Line;
+          return 'cwd' in line ? JSON.stringify({ ...line, cwd: project }) : text;
+        } catch {
+          return text;
+        }
+      });
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, moved.join('\n'));
+      return file;
+    });
+}

@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import type { GaugeView, UsageLevel } from '../shared/protocol';
+import { relativeTime } from '../shared/relativeTime';
+import { isSessionActive } from '../shared/sessionActivity';
 import type { Projects } from './projects';
+
+/** A session turns idle with time alone: look again this often. */
+const IDLE_CHECK_MS = 60_000;
 
 /** Text colour or background per band; the status bar only allows the warning and error backgrounds. */
 const LOOK: Record<UsageLevel, { color?: string; background?: string; icon: string }> = {
@@ -19,11 +24,13 @@ export class GaugeStatusBar implements vscode.Disposable {
     100,
   );
   private readonly subscription: vscode.Disposable;
+  private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly projects: Projects) {
     this.item.name = 'Context Deck: context window';
     this.item.command = 'contextDeck.showDashboard';
     this.subscription = projects.onDidChange(() => this.update());
+    this.timer = setInterval(() => this.update(), IDLE_CHECK_MS);
   }
 
   private current(): GaugeView | undefined {
@@ -37,6 +44,19 @@ export class GaugeStatusBar implements vscode.Disposable {
     const gauge = this.current();
     if (!gauge) {
       this.item.hide();
+      return;
+    }
+    const now = Date.now();
+    if (!isSessionActive(gauge.updatedAt, now)) {
+      // An old session's fill level is history, not a warning.
+      this.item.text = '$(pulse) ctx idle';
+      this.item.color = undefined;
+      this.item.backgroundColor = undefined;
+      this.item.tooltip = `No active Claude Code session. The last one was ${gauge.percent}% full, last active ${
+        gauge.updatedAt === null ? 'at an unknown time' : relativeTime(gauge.updatedAt, now)
+      }. Click to open the Context Deck dashboard.`;
+      this.item.accessibilityInformation = { label: 'No active agent session', role: 'button' };
+      this.item.show();
       return;
     }
     const look = LOOK[gauge.level];
@@ -64,6 +84,7 @@ export class GaugeStatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearInterval(this.timer);
     this.subscription.dispose();
     this.item.dispose();
   }

@@ -174,12 +174,16 @@ describe('a project whose history is imported from Claude Code, not yet connecte
     await workbench.screenshot('01-imported');
   });
 
-  test('the gauge of a session long over says when it was last active, and gives no advice', async () => {
+  test('the gauge of a session long over says when it was last active, and gives no advice or warning', async () => {
     const frame = await workbench.webviewFrame('[data-testid="gauge"]');
     const inactive = (await frame.locator('[data-testid="gauge-inactive"]').innerText()).trim();
     assert.match(inactive, /^Last session, last active (\d+ (days|weeks) ago|yesterday)\./);
     assert.equal(await frame.locator('.gauge-note').count(), 0, 'no call to act on an old session');
     assert.equal(await frame.locator('[data-testid="advice-command"]').count(), 0);
+    await workbench.page
+      .locator('.statusbar-item', { hasText: 'ctx idle' })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await workbench.screenshot('02-old-session-gauge');
   });
 });

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { benchBreakdown } from './breakdown.bench';
 import { benchIngest } from './ingest.bench';
 import { benchMemory } from './memory.bench';
 import { benchRecorder } from './recorder.bench';
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   ingest: () => benchIngest(sizes),
   recorder: () => benchRecorder(),
   transcripts: () => benchTranscripts(),
+  breakdown: () => benchBreakdown(),
   registry: () => benchRegistry(),
   memory: () => benchMemory(),
 };

@@ -22,7 +22,7 @@ const RUNS = 3;
 const MB = 1024 * 1024;
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run measures the same corpus. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -49,7 +49,7 @@ const TOOLS = [
 ];
 
 /** One session's transcript as Claude Code writes it: prompts, responses split over lines, tool results. */
-function sessionTranscript(
+export function sessionTranscript(
   next: () => number,
   sessionId: string,
   cwd: string,

@@ -4,6 +4,7 @@ export function formatCount(value: number): string {
 }
 
 export { formatBytes } from '../src/shared/formatBytes';
+export { formatTokens } from '../src/shared/formatTokens';
 export { relativeTime } from '../src/shared/relativeTime';
 
 export function percent(done: number, total: number): number {

@@ -1,5 +1,6 @@
 import { version } from '../../package.json';
 import { type ParsedArgs, UsageError, parseArgs, stringFlag } from './args';
+import { breakdownCommand } from './breakdownCommand';
 import { contextCommand } from './contextCommand';
 import { hooksCommand } from './hooksCommand';
 import { gaugeCommand } from './gaugeCommand';
@@ -23,6 +24,7 @@ const COMMANDS: readonly CliCommand[] = [
   hooksCommand,
   importCommand,
   gaugeCommand,
+  breakdownCommand,
   scanCommand,
   toolsCommand,
   searchCommand,

@@ -1,6 +1,7 @@
 import { readAdviceState } from '../engine/pruning/adviceState';
-import { compactCommand } from '../engine/pruning/advisor';
+import { compactCommand } from '../engine/pruning/focus';
 import { adviseSession } from '../engine/pruning/sessionAdvice';
+import { formatTokens } from '../shared/formatTokens';
 import { rankTools } from '../engine/registry';
 import type { CliCommand } from './command';
 import { readActiveSession } from './gaugeCommand';
@@ -25,12 +26,16 @@ export const pruneCommand: CliCommand = {
     }
     const advice = adviseSession(reading, { now: Date.now(), servers, state });
     const recommendations = advice.recommendations.map((rec) => ({
+      id: rec.itemId,
       item: rec.item,
       type: rec.type,
       score: rec.score,
       savingTokens: rec.savingTokens,
+      savingMeasured: rec.savingMeasured,
+      savingDetail: rec.savingDetail,
       priority: rec.priority,
       reason: rec.reason,
+      explanation: rec.explanation,
       action: rec.action,
     }));
     if (args.flags.has('json')) {
@@ -51,11 +56,12 @@ export const pruneCommand: CliCommand = {
         [
           `ctx ${advice.percent}% (${advice.phase})`,
           ...advice.warnings.map((warning) => `! ${warning}`),
-          ...recommendations.map(
-            (rec) =>
-              `[${rec.priority}] ${rec.item} (score: ${rec.score ?? '-'}, saves ~${rec.savingTokens ?? '?'}t) ${rec.reason}`,
-          ),
-          `total saving ~${advice.totalSavingTokens}t`,
+          ...recommendations.flatMap((rec) => [
+            `[${rec.priority}] ${rec.item} (score: ${rec.score ?? '-'}, saves ~${formatTokens(rec.savingTokens)} ` +
+              `tokens, ${rec.savingMeasured ? 'measured' : 'estimated'}) ${rec.reason}`,
+            `    ${rec.explanation}; saving: ${rec.savingDetail}`,
+          ]),
+          `total saving ~${formatTokens(advice.totalSavingTokens)} tokens`,
           compactCommand(advice),
         ].join('\n'),
       );

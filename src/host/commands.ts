@@ -6,6 +6,7 @@ import type { ContextPreviewProvider } from './nextSessionContext';
 import { type Log, shortMessage } from './log';
 import { type Projects, chooseProject } from './projects';
 import { RejectsDocumentProvider } from './rejectsDocument';
+import { openContextItem } from './contextItemOpener';
 
 /** Every command the manifest contributes, implemented on top of the open projects. */
 export class Commands {
@@ -130,6 +131,11 @@ export class Commands {
   async previewSessionContext(projectId?: string): Promise<void> {
     const live = await chooseProject(this.projects, projectId, 'Preview the next session context of');
     if (live) await live.nextContext.preview(this.contextPreviews.texts);
+  }
+
+  async openContextItem(projectId: string, itemId: string): Promise<void> {
+    const live = this.projects.find(projectId);
+    if (live) await openContextItem(live, itemId, this.contextPreviews.texts);
   }
 
   async importHistory(projectId?: string): Promise<void> {

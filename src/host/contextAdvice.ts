@@ -6,11 +6,13 @@ import {
   withDisabledServers,
   writeAdviceState,
 } from '../engine/pruning/adviceState';
-import { type Advice, compactCommand } from '../engine/pruning/advisor';
+import type { Advice } from '../engine/pruning/advisor';
+import { compactCommand } from '../engine/pruning/focus';
 import { adviseSession, dismissalKey } from '../engine/pruning/sessionAdvice';
 import type { AdviceActionKind, AdviceView } from '../shared/protocol';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
+import { isSessionActive } from '../shared/sessionActivity';
 
 /** How a terminal running the agent can be recognised from its command line or its name. */
 const AGENT_PATTERN = /\bclaude\b/i;
@@ -66,13 +68,15 @@ export class ContextAdvice {
 
   view(live: LiveProject): AdviceView | null {
     const reading = live.gauge.reading();
-    if (!reading) return null;
+    const now = Date.now();
+    // A session no longer active has nothing to act on: advice about it would only alarm.
+    if (!reading || !isSessionActive(reading.updatedAt, now)) return null;
     let advice: Advice;
     // The servers as the Tools section shows them, so a server just disabled leaves the advice with it.
     const servers = live.tools.servers();
     try {
       advice = adviseSession(reading, {
-        now: Date.now(),
+        now,
         servers: servers.enabled,
         state: withDisabledServers(this.state(live), servers.disabled),
       });

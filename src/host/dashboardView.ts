@@ -23,6 +23,7 @@ export interface DashboardActions {
   disconnectClaudeCode(projectId?: string): Thenable<unknown>;
   importHistory(projectId?: string): Thenable<unknown>;
   previewSessionContext(projectId?: string): Thenable<unknown>;
+  openContextItem(projectId: string, itemId: string): Thenable<unknown>;
 }
 
 /**
@@ -145,6 +146,9 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
         return;
       case 'openToolSource':
         void this.projects.find(message.projectId)?.tools.openSource(message.name, message.scope).catch(fail);
+        return;
+      case 'openContextItem':
+        void Promise.resolve(this.actions.openContextItem(message.projectId, message.itemId)).catch(fail);
         return;
       case 'adviceAction': {
         const live = this.projects.find(message.projectId);

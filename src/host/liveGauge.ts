@@ -2,10 +2,38 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { expandTilde } from '../engine/paths';
 import type { ProjectEngine } from '../engine/projectEngine';
-import { ContextGauge, type GaugeReading, findActiveTranscript } from '../engine/transcripts';
+import {
+  type ContextBreakdown,
+  ContextGauge,
+  type GaugeReading,
+  findActiveTranscript,
+} from '../engine/transcripts';
 import { usageLevel } from '../engine/usageLevel';
-import type { GaugeView } from '../shared/protocol';
+import type { BreakdownView, GaugeView } from '../shared/protocol';
+import { canOpen } from './contextItemOpener';
 import { type Log, shortMessage } from './log';
+
+/** The largest items sent to the dashboard (the engine keeps more, for the advice). */
+const ITEMS_SENT = 20;
+
+function breakdownView(breakdown: ContextBreakdown): BreakdownView {
+  return {
+    categories: breakdown.categories,
+    autocompactAt: breakdown.autocompactAt,
+    items: breakdown.items.slice(0, ITEMS_SENT).map((item) => ({
+      id: item.id,
+      kind: item.kind,
+      label: item.label,
+      tool: item.ref.tool ?? null,
+      tokens: item.tokens,
+      measured: item.measured,
+      at: item.at,
+      openable: canOpen(item),
+    })),
+    itemCount: breakdown.itemCount,
+    fromContextCommand: breakdown.fromContextCommand,
+  };
+}
 
 /** Transcript growth is checked this often (fs.watch also triggers at once where it works). */
 const POLL_MS = 1000;
@@ -84,7 +112,9 @@ export class LiveGauge implements vscode.Disposable {
     this.watcher?.close();
     this.watcher = undefined;
     this.lastSize = -1;
-    this.gauge = transcript ? new ContextGauge(transcript) : undefined;
+    this.gauge = transcript
+      ? new ContextGauge(transcript, { projectRoot: this.engine.identity.mainRoot })
+      : undefined;
     if (transcript) {
       this.log.info(`context gauge follows ${transcript}`);
       try {
@@ -105,6 +135,7 @@ export class LiveGauge implements vscode.Disposable {
   view(): GaugeView | null {
     if (!this.gauge || this.lastSize < 0) return null;
     const reading = this.gauge.reading();
+    const trend = reading.trend.slice(-TREND_POINTS);
     return {
       sessionId: reading.sessionId,
       model: reading.model,
@@ -115,10 +146,10 @@ export class LiveGauge implements vscode.Disposable {
       level: usageLevel(reading.percent),
       compactions: reading.compactions,
       compactedSinceUsage: reading.compactedSinceUsage,
-      trend: reading.trend
-        .slice(-TREND_POINTS)
-        .map((point) => Math.round((point.tokens / reading.window) * 1000) / 10),
+      trend: trend.map((point) => Math.round((point.tokens / reading.window) * 1000) / 10),
+      trendAt: trend.map((point) => point.at),
       updatedAt: reading.updatedAt,
+      breakdown: breakdownView(reading.breakdown),
     };
   }
 

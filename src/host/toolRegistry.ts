@@ -358,17 +358,19 @@ export class ProjectTools implements vscode.Disposable {
     }
   }
 
-  private find(name: string, scope: ToolScope): { tool: RankedTool; parent?: RankedTool } | undefined {
+  /** A tool by name, in `scope`, or in any scope when none is given. */
+  private find(name: string, scope?: ToolScope): { tool: RankedTool; parent?: RankedTool } | undefined {
+    const matches = (tool: RankedTool) => tool.name === name && (scope === undefined || tool.scope === scope);
     for (const tool of this.ranked) {
-      if (tool.name === name && tool.scope === scope) return { tool };
-      const child = tool.children?.find((candidate) => candidate.name === name && candidate.scope === scope);
+      if (matches(tool)) return { tool };
+      const child = tool.children?.find(matches);
       if (child) return { tool: child, parent: tool };
     }
     return undefined;
   }
 
   /** Open the file that declares a tool at its entry; a tool only seen in use opens its server's. */
-  async openSource(name: string, scope: ToolScope): Promise<void> {
+  async openSource(name: string, scope?: ToolScope): Promise<void> {
     const found = this.find(name, scope);
     if (!found) return;
     const declared = found.tool.source !== null ? found.tool : found.parent;

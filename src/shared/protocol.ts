@@ -4,6 +4,8 @@
  * Both sides import this file; nothing else crosses the boundary.
  */
 
+import type { BreakdownCategory, BreakdownItemKind } from '../engine/transcripts/breakdownTypes';
+
 export const PROTOCOL_VERSION = 1;
 
 /** Counts a user sees for one project's ingestion. */
@@ -64,18 +66,56 @@ export interface GaugeView {
   compactedSinceUsage: boolean;
   /** Percent of the window over the session, oldest first. */
   trend: number[];
+  /** When each trend point was measured (epoch ms), to place the big items on the trend. */
+  trendAt: Array<number | null>;
   updatedAt: number | null;
+  /** What fills the window, once the transcript has been read. */
+  breakdown: BreakdownView | null;
+}
+
+/** The context by category (adding up to the window) and its largest items. */
+export interface BreakdownView {
+  categories: BreakdownCategory[];
+  autocompactAt: number;
+  /** The largest items, largest first. */
+  items: BreakdownItemView[];
+  /** How many items the context holds in all. */
+  itemCount: number;
+  fromContextCommand: boolean;
+}
+
+export interface BreakdownItemView {
+  id: string;
+  kind: BreakdownItemKind;
+  label: string;
+  /** The tool behind a tool result or a file read (`Read`, `Bash`, `mcp__github__search_issues`). */
+  tool: string | null;
+  tokens: number;
+  measured: boolean;
+  at: number | null;
+  /** Whether a click can open it: the file, the server's config line, or the tool result. */
+  openable: boolean;
 }
 
 /** One pruning recommendation, ready to show. */
 export interface RecommendationView {
   itemId: string;
+  /** A path, a name, or for a tool result a description: "the 38k-token Bash output `npm test` from 2 h ago". */
   item: string;
-  type: 'file' | 'skill' | 'subagent' | 'mcp_server' | 'session';
+  type: 'file' | 'skill' | 'subagent' | 'mcp_server' | 'tool_result' | 'session';
+  /** 0-30; null for the session's compaction, which is not scored. */
   score: number | null;
-  savingTokens: number | null;
+  /** Tokens the drop frees, never unknown: measured from the transcript or estimated (`savingMeasured`). */
+  savingTokens: number;
+  /** True: the transcript's own measure. False: an estimate (characters / 4, an even share of a category). */
+  savingMeasured: boolean;
+  /** What the saving is made of: "tool names and instructions 1.2k + loaded schemas 3.1k + 3 results 900". */
+  savingDetail: string;
   priority: 'HIGH' | 'MED';
+  /** The facts behind the score: "last used 2 h 5 min ago · used once this session · unrelated to ...". */
   reason: string;
+  /** How the score is made: "2 of 30, prune now (0-8): recency 0 (over 2 h) + frequency 2 (1 use) + ...". */
+  explanation: string;
   /** The primary action: compact the conversation, close the file's editors, or disable the server. */
   action: 'compact' | 'closeFile' | 'disableServer';
 }
@@ -249,6 +289,7 @@ export type WebviewMessage =
   | { type: 'adviceUndo'; projectId: string }
   | { type: 'previewContext'; projectId: string }
   | { type: 'openToolSource'; projectId: string; name: string; scope: ToolScopeView }
+  | { type: 'openContextItem'; projectId: string; itemId: string }
   | { type: 'setServerEnabled'; projectId: string; server: string; enabled: boolean }
   | { type: 'memorySearch'; projectId: string; request: number; query: string; types: string[] }
   | { type: 'openObservation'; projectId: string; id: string }

@@ -52,6 +52,10 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         (message.scope === 'global' || message.scope === 'project' || message.scope === 'plugin')
         ? { type: 'openToolSource', projectId: message.projectId, name: message.name, scope: message.scope }
         : undefined;
+    case 'openContextItem':
+      return typeof message.projectId === 'string' && isText(message.itemId, 4096)
+        ? { type: 'openContextItem', projectId: message.projectId, itemId: message.itemId }
+        : undefined;
     case 'setServerEnabled':
       return typeof message.projectId === 'string' &&
         isText(message.server, 1000) &&

@@ -146,6 +146,33 @@ describe('dashboard in a real VS Code', () => {
     await workbench.screenshot('04-connected');
   });
 
+  test('the context card shows what fills the window; a click opens the file read or the tool output', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="breakdown"]');
+    await frame.waitForSelector('[data-testid="breakdown-bar"] rect');
+    const categories = await frame
+      .locator('[data-testid="breakdown-category"]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-name')));
+    assert.deepEqual(
+      categories.filter((name) => ['messages', 'free_space', 'autocompact_buffer'].includes(name ?? '')),
+      ['messages', 'free_space', 'autocompact_buffer'],
+      'the conversation, the room left and the buffer are named, as text beside the bar',
+    );
+    // The demo's largest item is its first test run's log, then the big file it read.
+    const items = frame.locator('[data-testid="breakdown-item"]');
+    assert.match(await items.nth(0).innerText(), /^\$ npm test · Bash\s+\d+k\s+\d+%$/);
+    assert.match(await items.nth(1).innerText(), /^src\/legacyReport\.ts · Read/);
+    await workbench.screenshot('05-breakdown');
+
+    await items.nth(1).locator('button').click();
+    const tab = (name: string) => workbench.page.locator('.tabs-container .tab', { hasText: name });
+    await tab('legacyReport.ts').waitFor({ timeout: 15_000 });
+    await items.nth(0).locator('button').click();
+    await tab('Bash result').waitFor({ timeout: 15_000 });
+    const editor = workbench.page.locator('.editor-instance .view-lines').first();
+    await editor.locator('text=> npm test').first().waitFor({ timeout: 15_000 });
+    await workbench.screenshot('06-tool-output-opened');
+  });
+
   test('the context gauge shows the live session’s usage and follows it as the transcript grows', async () => {
     const transcript = transcriptPath(claudeDir, project, DEMO_SESSION);
     const frame = await workbench.webviewFrame('[data-testid="gauge-percent"]');
@@ -168,7 +195,7 @@ describe('dashboard in a real VS Code', () => {
     const before = expectedPercent(transcript);
     assert.equal(before, 72);
     await waitForPercent(before);
-    await workbench.screenshot('05-gauge');
+    await workbench.screenshot('07-gauge');
 
     // The next response: 85% of the window; a subagent's (sidechain) line must not move the gauge.
     writeTranscript(transcript, [
@@ -187,7 +214,7 @@ describe('dashboard in a real VS Code', () => {
     ]);
     await waitForPercent(expectedPercent(transcript));
     assert.equal(expectedPercent(transcript), 85);
-    await workbench.screenshot('06-gauge-85');
+    await workbench.screenshot('08-gauge-85');
   });
 
   test('the rejected count explains why a line was rejected', async () => {
@@ -196,7 +223,7 @@ describe('dashboard in a real VS Code', () => {
     await frame.waitForSelector('[data-testid="reject-reason"]', { timeout: 15_000 });
     const reason = await frame.textContent('[data-testid="reject-reason"]');
     assert.match(reason ?? '', /not JSON/);
-    await workbench.screenshot('07-rejects');
+    await workbench.screenshot('09-rejects');
   });
 
   test('the installed package parses large backlogs on its worker thread', () => {

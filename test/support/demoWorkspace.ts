@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Payload, type ToolStep, appendEvents, sessionEvents } from './events';
-import { transcriptLines, transcriptPath, writeTranscript } from './transcripts';
+import { assistantTextLine, promptLine, toolTurnLines, transcriptPath, writeTranscript } from './transcripts';
 
 const PROMPTS = [
   'Fix the failing login test',
@@ -100,8 +100,104 @@ export function demoEvents(project: string, options: DemoOptions = {}): Payload[
   return events;
 }
 
-/** The demo's live session: its context climbs to 72% of a 200k window over eight responses. */
+/** The demo's live session: its context climbs to 72% of a 200k window. */
 export const DEMO_SESSION = 'demo-live-7f3a';
+const DEMO_SESSION_TOKENS = 144_000;
+/** What the first call carries before anything of the conversation: system prompt, tools, memory. */
+const DEMO_FIXED_TOKENS = 18_000;
+
+/** Source files of the demo project that the live session reads, `lines` lines each. */
+const DEMO_FILES = { 'src/auth/login.ts': 160, 'src/legacyReport.ts': 900 } as const;
+
+function demoSource(file: string, lines: number): string {
+  const name = path.basename(file, '.ts');
+  return Array.from(
+    { length: lines },
+    (_, i) =>
+      `export function ${name}Step${i}(input: Record<string, string>): string { return input.value ?? '${i}'; }`,
+  ).join('\n');
+}
+
+/** Claude Code's Read result: the file's lines numbered, as the model sees them. */
+function readResult(text: string): string {
+  return text
+    .split('\n')
+    .map((line, i) => `${String(i + 1).padStart(6)}\t${line}`)
+    .join('\n');
+}
+
+/** A test run's output of about `chars` characters. */
+function testLog(chars: number): string {
+  const line = '  ✓ login › keeps the session cookie after a refresh (12 ms)';
+  return `> npm test\n\n${Array.from({ length: Math.ceil(chars / (line.length + 1)) }, () => line).join('\n')}`.slice(
+    0,
+    chars,
+  );
+}
+
+/**
+ * The live session: a prompt, two files read, an MCP search, an edit and two test runs, the context growing
+ * by what each step added (about 4 characters a token) to 72% of the window.
+ */
+function demoLiveSession(project: string, now: number) {
+  const base = { sessionId: DEMO_SESSION, cwd: project };
+  const start = now - 10 * 60_000;
+  const at = (minute: number) => start + minute * 60_000;
+  const file = (name: keyof typeof DEMO_FILES) => readResult(demoSource(name, DEMO_FILES[name]));
+  const results = [
+    {
+      tool: 'Read',
+      input: { file_path: path.join(project, 'src/auth/login.ts') },
+      result: file('src/auth/login.ts'),
+    },
+    {
+      tool: 'mcp__github__search_issues',
+      input: { q: 'login test flaky' },
+      result: JSON.stringify({
+        items: Array.from({ length: 40 }, (_, i) => ({
+          number: 300 + i,
+          title: `Login test fails on CI run ${i}`,
+          body: 'The session cookie is dropped after a refresh. '.repeat(12),
+        })),
+      }),
+    },
+    {
+      tool: 'Read',
+      input: { file_path: path.join(project, 'src/legacyReport.ts') },
+      result: file('src/legacyReport.ts'),
+    },
+    {
+      tool: 'Edit',
+      input: {
+        file_path: path.join(project, 'src/auth/login.ts'),
+        old_string: 'cookie.maxAge = 0',
+        new_string: 'cookie.maxAge = SESSION_MS',
+      },
+      result: 'The file src/auth/login.ts has been updated.',
+    },
+    { tool: 'Bash', input: { command: 'npm test -- auth' }, result: testLog(60_000) },
+  ];
+  // The first test run's log takes whatever the 72% leaves: the biggest item, as test logs often are.
+  const known = results.reduce((sum, step) => sum + Math.ceil(step.result.length / 4), 0);
+  const firstLog = testLog(4 * (DEMO_SESSION_TOKENS - DEMO_FIXED_TOKENS - known - 400));
+  results.splice(1, 0, { tool: 'Bash', input: { command: 'npm test' }, result: firstLog });
+  let tokens = DEMO_FIXED_TOKENS;
+  const turns = results.map((step, i) => {
+    const turn = { ...step, resultChars: step.result.length, tokens, at: at(1 + i) };
+    tokens += Math.ceil(step.result.length / 4);
+    return turn;
+  });
+  return [
+    promptLine({ ...base, text: 'Fix the failing login test', at: at(0) }),
+    ...toolTurnLines({ ...base, turns }),
+    assistantTextLine({
+      ...base,
+      text: 'The login test passes again.',
+      tokens: DEMO_SESSION_TOKENS,
+      at: at(8),
+    }),
+  ];
+}
 
 /**
  * Write a demo project folder (with agent config), a home whose event log holds its activity, and a Claude
@@ -121,6 +217,10 @@ export function writeDemo(root: string, options: DemoOptions & { recordedRoot?: 
     '---\ndescription: Review the current diff\n---\nReview the staged changes.\n',
   );
   fs.writeFileSync(path.join(project, 'src', 'api.ts'), 'export const retries = 3;\n');
+  for (const [file, lines] of Object.entries(DEMO_FILES)) {
+    fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+    fs.writeFileSync(path.join(project, file), `${demoSource(file, lines)}\n`);
+  }
   fs.writeFileSync(
     path.join(project, 'README.md'),
     '# Demo project\n\nA workspace with recorded Claude Code activity for Context Deck.\n',
@@ -129,20 +229,10 @@ export function writeDemo(root: string, options: DemoOptions & { recordedRoot?: 
     ? demoFolders(options.recordedRoot).project
     : fs.realpathSync(project);
   appendEvents(home, demoEvents(realProject, options), 'demo.jsonl');
-  const turns = [18_000, 31_000, 52_000, 70_000, 88_000, 104_000, 126_000, 144_000].map((tokens) => ({
-    input: 1_200,
-    cacheCreation: 4_000,
-    cacheRead: tokens - 5_200,
-  }));
+  // Its last response came two minutes ago: a session in progress.
   writeTranscript(
     transcriptPath(claudeDir, realProject, DEMO_SESSION),
-    transcriptLines({
-      sessionId: DEMO_SESSION,
-      cwd: realProject,
-      // Its last response came two minutes ago: a session in progress.
-      startAt: (options.now ?? Date.now()) - 10 * 60_000,
-      turns,
-    }),
+    demoLiveSession(realProject, options.now ?? Date.now()),
   );
   // One torn write from a crashed tool, so the rejects view has something to explain.
   fs.appendFileSync(path.join(home, 'events', 'demo.jsonl'), '{"hook_event_name":"PostToolUse","cwd":\n');

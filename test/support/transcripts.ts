@@ -6,6 +6,9 @@ import { FIXTURES_DIR } from './events';
 
 type Line = Record<string, unknown>;
 
+/** The fixture's lines name an old model; built sessions use a current one. */
+const CURRENT_MODEL = 'claude-sonnet-4-5-20250929';
+
 const FIXTURE = path.join(FIXTURES_DIR, 'transcripts/claude-code-log-representative_messages.jsonl');
 
 function templates(): { user: Line; assistant: Line } {
@@ -57,7 +60,7 @@ export function transcriptLines(options: {
       message: {
         ...message,
         id: `msg_${options.sessionId}_${i}`,
-        model: options.model ?? 'claude-sonnet-4-5-20250929',
+        model: options.model ?? CURRENT_MODEL,
         usage: {
           input_tokens: turn.input,
           cache_creation_input_tokens: turn.cacheCreation ?? 0,
@@ -99,6 +102,8 @@ export interface ToolTurn {
   input: Record<string, unknown>;
   /** Characters of the result the model reads. */
   resultChars: number;
+  /** The result's text; by default `resultChars` filler characters. */
+  result?: string;
   /** Context tokens reported with the call. */
   tokens: number;
   at: number;
@@ -121,6 +126,7 @@ export function toolTurnLines(options: { sessionId: string; cwd: string; turns: 
         message: {
           ...(assistant.message as Line),
           id: `msg_${id}`,
+          model: CURRENT_MODEL,
           content: [{ type: 'tool_use', id, name: turn.tool, input: turn.input }],
           usage: {
             input_tokens: 100,
@@ -137,11 +143,46 @@ export function toolTurnLines(options: { sessionId: string; cwd: string; turns: 
         timestamp: new Date(turn.at + 1000).toISOString(),
         message: {
           role: 'user',
-          content: [{ type: 'tool_result', tool_use_id: id, content: 'r'.repeat(turn.resultChars) }],
+          content: [
+            { type: 'tool_result', tool_use_id: id, content: turn.result ?? 'r'.repeat(turn.resultChars) },
+          ],
         },
       },
     ];
   });
+}
+
+/** An assistant line answering in text, with the context tokens its call reported. */
+export function assistantTextLine(options: {
+  sessionId: string;
+  cwd: string;
+  text: string;
+  tokens: number;
+  at: number;
+}): Line {
+  const { assistant } = templates();
+  const key = `${options.sessionId}-t-${options.at}`;
+  return {
+    ...assistant,
+    sessionId: options.sessionId,
+    cwd: options.cwd,
+    isSidechain: false,
+    uuid: key,
+    requestId: `req_${key}`,
+    timestamp: new Date(options.at).toISOString(),
+    message: {
+      ...(assistant.message as Line),
+      id: `msg_${key}`,
+      model: CURRENT_MODEL,
+      content: [{ type: 'text', text: options.text }],
+      usage: {
+        input_tokens: 100,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: options.tokens - 100,
+        output_tokens: 80,
+      },
+    },
+  };
 }
 
 /** A user prompt line. */

@@ -74,7 +74,14 @@ describe('context items from the transcript', () => {
             tokens: 168_000,
             at: now - 20 * MIN,
           },
-          { tool: 'Grep', input: { pattern: 'x' }, resultChars: 500, tokens: 170_000, at: now - 10 * MIN },
+          { tool: 'Grep', input: { pattern: 'x' }, resultChars: 500, tokens: 169_000, at: now - 10 * MIN },
+          {
+            tool: 'Edit',
+            input: { file_path: '/repo/src/payments.ts', old_string: 'a', new_string: 'b' },
+            resultChars: 400,
+            tokens: 170_000,
+            at: now - 2 * MIN,
+          },
         ],
       }),
     ]);
@@ -88,9 +95,13 @@ describe('context items from the transcript', () => {
       'skill:pdf-forms',
       'subagent:Explore',
     ]);
-    assert.equal(items['file:/repo/src/payments.ts'].accesses, 2);
-    assert.equal(items['file:/repo/src/payments.ts'].estimatedTokens, 4_000, 'two reads of 8,000 characters');
-    assert.equal(items['skill:pdf-forms'].estimatedTokens, 700);
+    const payments = items['file:/repo/src/payments.ts'];
+    assert.deepEqual(
+      [payments.accesses, payments.tokens, payments.editedAt, payments.lastAccessAt],
+      [3, 4_100, now - 2 * MIN + 1000, now - 2 * MIN + 1000],
+      'two reads of 8,000 characters and an edit, the edit the latest use (at its result)',
+    );
+    assert.equal(items['skill:pdf-forms'].tokens, 700);
     assert.equal(reading.latestPrompt, 'Now fix the payment retries in src/payments.ts');
     assert.equal(reading.prompts, 1, 'one prompt since the compaction');
     assert.equal(reading.percent, 85);
@@ -148,11 +159,26 @@ describe('context items from the transcript', () => {
     const legacy = advice.recommendations.find(
       (rec: { item: string }) => rec.item === '/repo/src/legacyReport.ts',
     );
-    assert.deepEqual([legacy.type, legacy.savingTokens, legacy.action], ['file', 5_000, 'closeFile']);
-    assert.match(legacy.reason, /last used 3 h ago, used once, unrelated to the latest prompt/);
-    assert.match(
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    const read = gauge
+      .reading()
+      .breakdown.items.find((item) => item.ref.file === '/repo/src/legacyReport.ts')!;
+    assert.ok(read.measured && read.tokens !== 5_000, 'the breakdown measures the read, not characters / 4');
+    assert.deepEqual(
+      [legacy.type, legacy.savingTokens, legacy.savingMeasured, legacy.action],
+      ['file', read.tokens, true, 'closeFile'],
+      "the saving is the breakdown's figure for the read",
+    );
+    assert.equal(
+      legacy.reason,
+      'last used 3 h ago · used once this session · unrelated to the latest prompt',
+    );
+    assert.equal(
       advice.compact,
-      /^\/compact Keep what matters for the current task: cart\.ts\. Drop the details of: /,
+      '/compact Keep what matters for the current task: fix, checkout, totals, cart, start. ' +
+        'Drop the details of: legacyReport.ts, pdf-forms.',
+      'the task from the prompts, newest first; the drops by name',
     );
   });
 

@@ -170,6 +170,26 @@ describe('context gauge', () => {
     assert.equal(gauge.reading().trend.length, 1);
   });
 
+  test('the reading breaks its tokens down; a replaced transcript starts the breakdown over', async () => {
+    const used = (breakdown: { categories: Array<{ name: string; tokens: number }> }) =>
+      breakdown.categories
+        .filter((category) => category.name !== 'free_space' && category.name !== 'autocompact_buffer')
+        .reduce((sum, category) => sum + category.tokens, 0);
+    fs.writeFileSync(file, lines(response({ tokens: 30_000 }), response({ tokens: 42_000 })));
+    const gauge = new ContextGauge(file, { projectRoot: ws.project });
+    await gauge.refresh();
+    let reading = gauge.reading();
+    assert.equal(reading.breakdown.total, 42_000);
+    assert.equal(used(reading.breakdown), 42_000);
+    assert.equal(reading.breakdown.itemCount, 1, 'the first response, measured by the second call');
+
+    fs.writeFileSync(file, lines(response({ tokens: 9_000, id: 'other' })));
+    await gauge.refresh();
+    reading = gauge.reading();
+    assert.equal(used(reading.breakdown), 9_000);
+    assert.equal(reading.breakdown.itemCount, 0, 'nothing of the old transcript is left');
+  });
+
   test('window: 1M for [1m] models or above 200k tokens seen; a setting wins', async () => {
     const text = lines(response({ tokens: 100_000 }));
     assert.equal((await readingOf(text)).window, 200_000);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  type AdviceInput,
   type ContextItem,
   MAX_RECOMMENDATIONS,
   advise,
-  compactCommand,
   scoreItems,
 } from '../../src/engine/pruning/advisor';
+import { compactCommand } from '../../src/engine/pruning/focus';
 import { itemTags, promptKeywords } from '../../src/engine/pruning/keywords';
 import { band, frequencyPoints, recencyPoints, relevancePoints } from '../../src/engine/pruning/scoring';
 
@@ -87,6 +88,7 @@ describe('seed 004 tiers', () => {
       'user',
       'authentication',
     ]);
+    assert.deepEqual(promptKeywords('Yes, okay - keep going and continue'), [], 'replies name no task');
     const many = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
     assert.equal(promptKeywords(many).length, 20);
     assert.deepEqual(itemTags('skills/api-design-framework'), ['api', 'design', 'framework']);
@@ -105,7 +107,8 @@ describe('seed 004 tiers', () => {
           name: 'api-design-framework',
           accesses: 8,
           lastAccessAt: NOW - 3 * MIN,
-          estimatedTokens: 650,
+          tokens: 650,
+          measured: false,
           tags: ['api', 'rest', 'design'],
         },
         {
@@ -114,7 +117,8 @@ describe('seed 004 tiers', () => {
           name: 'radix-primitives',
           accesses: 1,
           lastAccessAt: NOW - 90 * MIN,
-          estimatedTokens: 450,
+          tokens: 450,
+          measured: false,
         },
       ],
     });
@@ -136,7 +140,8 @@ describe('seed 004 tiers', () => {
           name: 'frontend-ui-developer',
           accesses: 2,
           lastAccessAt: NOW - 10 * MIN,
-          estimatedTokens: 1500,
+          tokens: 1500,
+          measured: false,
         },
       ],
     });
@@ -166,7 +171,8 @@ function itemsWithScores(): ContextItem[] {
     name: `/repo/src/zzq${i}.ts`,
     accesses,
     lastAccessAt: NOW - minutesAgo * MIN,
-    estimatedTokens: 1000 * (i + 1),
+    tokens: 1000 * (i + 1),
+    measured: false,
   }));
 }
 
@@ -264,7 +270,8 @@ describe('seed 004 phases', () => {
         name: 'playwright',
         accesses: 0,
         lastAccessAt: NOW - 300 * MIN,
-        estimatedTokens: 9000,
+        tokens: 9000,
+        measured: false,
       },
       {
         id: 'skill:pdf',
@@ -272,7 +279,8 @@ describe('seed 004 phases', () => {
         name: 'pdf-forms',
         accesses: 0,
         lastAccessAt: NOW - 300 * MIN,
-        estimatedTokens: 700,
+        tokens: 700,
+        measured: false,
       },
     ];
     const excluded = new Set(['file:/repo/src/module0.ts']);
@@ -300,7 +308,8 @@ describe('seed 004 phases', () => {
           name: '/repo/src/loginHandler.ts',
           accesses: 12,
           lastAccessAt: NOW,
-          estimatedTokens: 500,
+          tokens: 500,
+          measured: false,
         },
       ],
     });
@@ -308,12 +317,121 @@ describe('seed 004 phases', () => {
     assert.ok(advice.warnings.some((warning) => /relevant/.test(warning)));
   });
 
-  test('/compact names what to keep and what to drop', () => {
-    const advice = advise({ ...base, percent: 85 });
-    const command = compactCommand(advice);
+  test('/compact keeps the current task (latest prompts, files being edited), never a tool or server name', () => {
+    const items: ContextItem[] = [
+      ...itemsWithScores(),
+      {
+        id: 'mcp_server:playwright',
+        type: 'mcp_server',
+        name: 'playwright',
+        accesses: 12,
+        lastAccessAt: NOW,
+        tokens: 3000,
+        measured: false,
+      },
+      {
+        id: 'file:/repo/src/retryPolicy.ts',
+        type: 'file',
+        name: '/repo/src/retryPolicy.ts',
+        accesses: 3,
+        lastAccessAt: NOW - MIN,
+        editedAt: NOW - MIN,
+        tokens: 900,
+        measured: false,
+      },
+    ];
+    const advice = advise({
+      ...base,
+      items,
+      percent: 85,
+      recentPrompts: ['Now make the retries back off', 'optimise the database layer'],
+    });
+    assert.equal(
+      compactCommand(advice),
+      '/compact Keep what matters for the current task: retries, back, off, optimise, database, layer; ' +
+        'files being edited: retryPolicy.ts. Drop the details of: zzq0.ts, zzq1.ts, zzq2.ts, zzq3.ts, zzq4.ts.',
+    );
+    assert.equal(
+      compactCommand(advise({ ...base, items: [], percent: 85, latestPrompt: 'ok' })),
+      '/compact Keep the current task, its decisions and open problems.',
+      'nothing to name: the task in general words, not a list of tools',
+    );
+  });
+});
+
+describe('the words beside a score', () => {
+  const item = (minutesAgo: number, accesses: number): ContextItem => ({
+    id: 'file:/repo/src/legacyReport.ts',
+    type: 'file',
+    name: '/repo/src/legacyReport.ts',
+    accesses,
+    lastAccessAt: NOW - minutesAgo * MIN,
+    tokens: 5000,
+    measured: false,
+  });
+  const advice = (items: ContextItem[], extra: Partial<AdviceInput> = {}) =>
+    advise({ now: NOW, percent: 85, latestPrompt: 'optimise the database layer', items, ...extra });
+
+  test('each recommendation says the facts of its three tiers and how they make its score', () => {
+    const [rec] = advice([item(125, 1)]).recommendations;
+    assert.equal(rec.score, 2);
+    assert.equal(
+      rec.reason,
+      'last used 2 h 5 min ago · used once this session · unrelated to the latest prompt',
+    );
+    assert.equal(
+      rec.explanation,
+      '2 of 30, prune now (0-8): recency 0 (over 2 h) + frequency 2 (1 use) + relevance 0 (unrelated)',
+    );
+  });
+
+  test('a score that moves with time says why: the age shown agrees with the tier either side of each boundary', () => {
+    const at = (minutes: number) => advice([item(minutes, 2)]).recommendations[0];
+    const table: Array<[number, string, number]> = [
+      [5, 'last used 5 min ago', 10],
+      [5.01, 'last used 6 min ago', 8],
+      [30, 'last used 30 min ago', 6],
+      [30.01, 'last used 31 min ago', 4],
+      [120, 'last used 2 h ago', 2],
+      [120.01, 'last used 2 h 1 min ago', 0],
+    ];
+    for (const [minutes, words, recency] of table) {
+      const rec = at(minutes);
+      assert.ok(rec.reason.startsWith(`${words} · used 2× this session`), `${minutes} min: ${rec.reason}`);
+      assert.match(rec.explanation, new RegExp(`recency ${recency} \\(`), `${minutes} min`);
+    }
+  });
+
+  test('use counts are this session’s (or since the last compaction), never "never used"', () => {
+    const server: ContextItem = {
+      id: 'mcp_server:github',
+      type: 'mcp_server',
+      name: 'github',
+      accesses: 0,
+      lastAccessAt: NOW - 40 * MIN,
+      tokens: 1200,
+      measured: false,
+    };
+    assert.equal(
+      advice([server]).recommendations[0].reason,
+      'loaded 40 min ago · not used this session · unrelated to the latest prompt',
+    );
     assert.match(
-      command,
-      /^\/compact Keep what matters for the current task: zzq7\.ts, zzq6\.ts, zzq5\.ts\. Drop the details of: zzq0\.ts, zzq1\.ts, zzq2\.ts, zzq3\.ts, zzq4\.ts\.$/,
+      advice([server], { compacted: true }).recommendations[0].reason,
+      /not used since the last compaction/,
+    );
+    assert.ok(!advice([server]).recommendations.some((rec) => /never/.test(rec.reason)));
+  });
+
+  test('at 95% the compaction comes first with a saving in tokens, not a blank', () => {
+    const items = [item(125, 1)];
+    const [first] = advice(items, { percent: 96, conversationTokens: 150_000 }).recommendations;
+    assert.deepEqual([first.type, first.savingTokens, first.savingMeasured], ['session', 150_000, false]);
+    const [withoutBreakdown] = advice(items, { percent: 96 }).recommendations;
+    assert.equal(
+      withoutBreakdown.savingTokens,
+      5000,
+      'the listed drops when the conversation is not measured',
     );
   });
 });

@@ -18,6 +18,7 @@ const EXAMPLES: { [K in WebviewMessage['type']]: Example<K> } = {
   importHistory: { type: 'importHistory', projectId: 'p1' },
   adviceAction: { type: 'adviceAction', projectId: 'p1', itemId: 'file:/w/a.ts', action: 'closeFile' },
   adviceUndo: { type: 'adviceUndo', projectId: 'p1' },
+  openContextItem: { type: 'openContextItem', projectId: 'p1', itemId: 'tool_result:toolu_01' },
   previewContext: { type: 'previewContext', projectId: 'p1' },
   openToolSource: { type: 'openToolSource', projectId: 'p1', name: 'mcp__github__search', scope: 'plugin' },
   setServerEnabled: { type: 'setServerEnabled', projectId: 'p1', server: 'github', enabled: false },
@@ -87,6 +88,7 @@ describe('messages from the dashboard webview', () => {
     const cases: Array<[WebviewMessage, string, number]> = [
       [EXAMPLES.copyText, 'text', 100_000],
       [EXAMPLES.adviceAction, 'itemId', 4096],
+      [EXAMPLES.openContextItem, 'itemId', 4096],
       [EXAMPLES.openToolSource, 'name', 1000],
       [EXAMPLES.setServerEnabled, 'server', 1000],
       [EXAMPLES.memorySearch, 'query', 1000],

@@ -1,5 +1,5 @@
 import type { AdviceActionKind, AdviceView, RecommendationView } from '../../src/shared/protocol';
-import { formatCount } from '../format';
+import { formatTokens } from '../format';
 import { post } from '../vscode';
 import { Breakable } from './Breakable';
 import './advice.css';
@@ -15,6 +15,7 @@ const TYPE_ICONS: Record<RecommendationView['type'], string> = {
   skill: 'book',
   subagent: 'hubot',
   mcp_server: 'server',
+  tool_result: 'output',
   session: 'comment-discussion',
 };
 
@@ -37,7 +38,7 @@ export function AdvicePanel({ projectId, advice }: { projectId: string; advice: 
           <i class="codicon codicon-lightbulb" aria-hidden="true" /> What to drop
         </h3>
         {advice.totalSavingTokens > 0 && (
-          <span class="muted">saves ~{formatCount(advice.totalSavingTokens)} tokens</span>
+          <span class="muted">saves ~{formatTokens(advice.totalSavingTokens)} tokens</span>
         )}
       </div>
       {advice.warnings.map((warning) => (
@@ -73,17 +74,23 @@ export function AdvicePanel({ projectId, advice }: { projectId: string; advice: 
                 <div class="advice-line">
                   <span class={`advice-priority ${rec.priority}`}>{rec.priority}</span>
                   <i class={`codicon codicon-${TYPE_ICONS[rec.type]}`} aria-hidden="true" />
-                  <span class="advice-name" title={rec.item}>
-                    {rec.type === 'file' ? baseName(rec.item) : rec.item}
+                  <span
+                    class={rec.type === 'tool_result' ? 'advice-name whole' : 'advice-name'}
+                    title={rec.item}
+                  >
+                    {rec.type === 'file' ? baseName(rec.item) : <Breakable text={rec.item} />}
                   </span>
-                  <span class="muted advice-figures">
-                    score {rec.score ?? '–'}
-                    {rec.savingTokens !== null
-                      ? ` · saves ~${formatCount(rec.savingTokens)} tokens`
-                      : ' · size unknown'}
+                  <span class="muted advice-figures" title={rec.savingDetail} data-testid="advice-saving">
+                    saves {rec.savingMeasured ? '' : '≈'}
+                    {formatTokens(rec.savingTokens)} tokens ({rec.savingMeasured ? 'measured' : 'estimated'})
                   </span>
                 </div>
                 <p class="advice-reason muted">{rec.reason}</p>
+                {rec.score !== null && (
+                  <p class="advice-score muted" data-testid="advice-score">
+                    Score {rec.explanation}
+                  </p>
+                )}
                 <div class="advice-actions">
                   <button
                     type="button"

@@ -1,7 +1,10 @@
 import { Fragment } from 'preact';
 
-/** After these a long path, URL, command or tool name may wrap: `mcp__github__` | `search_issues`. */
-const BREAK_AFTER = /([/\\_.\-?&=:,]+)/;
+/**
+ * After these a long path, URL, command or tool name may wrap: `mcp__github__` | `search_issues`. Not after a
+ * dot: `legacyReport.` | `ts` reads as two words.
+ */
+const BREAK_AFTER = /([/\\_\-?&=:,]+)/;
 
 /**
  * Text that wraps at its natural separators rather than mid-word when it is wider than the sidebar. The text

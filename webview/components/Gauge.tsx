@@ -1,7 +1,8 @@
 import type { GaugeView } from '../../src/shared/protocol';
 import { isSessionActive } from '../../src/shared/sessionActivity';
-import { formatCount, relativeTime } from '../format';
+import { formatCount, formatTokens, relativeTime } from '../format';
 import { useNow } from '../hooks';
+import { Breakdown } from './Breakdown';
 
 const LEVEL_NOTES: Record<GaugeView['level'], string | null> = {
   ok: null,
@@ -15,7 +16,7 @@ const LEVEL_NOTES: Record<GaugeView['level'], string | null> = {
  * How full the active session's context window is, with its trend and compactions. A session that is no
  * longer active is shown as what it was, with when it was last active, and no call to act.
  */
-export function Gauge({ gauge }: { gauge: GaugeView }) {
+export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeView }) {
   const now = useNow();
   const active = isSessionActive(gauge.updatedAt, now);
   const note = active ? LEVEL_NOTES[gauge.level] : null;
@@ -29,15 +30,17 @@ export function Gauge({ gauge }: { gauge: GaugeView }) {
           {gauge.percent}%
         </span>
       </div>
-      <meter
-        min={0}
-        max={gauge.window}
-        low={gauge.window * 0.7}
-        high={gauge.window * 0.9}
-        optimum={0}
-        value={Math.min(gauge.tokens, gauge.window)}
-        aria-label={`Context window ${gauge.percent}% full`}
-      />
+      {!gauge.breakdown && (
+        <meter
+          min={0}
+          max={gauge.window}
+          low={gauge.window * 0.7}
+          high={gauge.window * 0.9}
+          optimum={0}
+          value={Math.min(gauge.tokens, gauge.window)}
+          aria-label={`Context window ${gauge.percent}% full`}
+        />
+      )}
       <div class="gauge-figures muted">
         <span data-testid="gauge-tokens">
           {formatCount(gauge.tokens)} / {formatCount(gauge.window)} tokens
@@ -51,7 +54,10 @@ export function Gauge({ gauge }: { gauge: GaugeView }) {
           session to follow it live.
         </p>
       )}
-      {gauge.trend.length > 1 && <Trend points={gauge.trend} />}
+      {gauge.breakdown && (
+        <Breakdown projectId={projectId} breakdown={gauge.breakdown} window={gauge.window} />
+      )}
+      {gauge.trend.length > 1 && <Trend gauge={gauge} />}
       {note && (
         <p class="gauge-note" role="status">
           <i class="codicon codicon-warning" aria-hidden="true" /> {note}
@@ -78,12 +84,33 @@ export function Gauge({ gauge }: { gauge: GaugeView }) {
   );
 }
 
-/** The session's usage over time as a small line; 100% is the top edge, the dashed line is 70%. */
-function Trend({ points }: { points: number[] }) {
+/** Items this large get a mark on the trend where they came in. */
+const MARKED_ITEMS = 3;
+
+/** Where `at` falls on the trend's time axis (0-100), or null when it cannot be placed. */
+function trendX(at: number, times: Array<number | null>): number | null {
+  const known = times.map((time, i) => ({ time, x: (100 * i) / (times.length - 1) }));
+  const after = known.findIndex((point) => point.time !== null && point.time >= at);
+  if (after < 0) return null;
+  return known[after].x;
+}
+
+/**
+ * The session's usage over time as a small line; 100% is the top edge, the dashed line is 70%. The largest
+ * items are marked where they came in.
+ */
+function Trend({ gauge }: { gauge: GaugeView }) {
+  const points = gauge.trend;
   const step = 100 / (points.length - 1);
-  const line = points.map(
-    (pct, i) => `${(i * step).toFixed(1)},${(30 - (Math.min(pct, 100) / 100) * 30).toFixed(1)}`,
-  );
+  const y = (pct: number) => 30 - (Math.min(pct, 100) / 100) * 30;
+  const line = points.map((pct, i) => `${(i * step).toFixed(1)},${y(pct).toFixed(1)}`);
+  const marks = (gauge.breakdown?.items ?? [])
+    .filter((item) => item.at !== null && item.kind !== 'prompt' && item.kind !== 'assistant')
+    .slice(0, MARKED_ITEMS)
+    .flatMap((item) => {
+      const x = trendX(item.at!, gauge.trendAt);
+      return x === null ? [] : [{ item, x }];
+    });
   return (
     <div class="trend">
       <svg
@@ -94,6 +121,11 @@ function Trend({ points }: { points: number[] }) {
       >
         <line class="trend-limit" x1="0" x2="100" y1="9" y2="9" />
         <polyline class="trend-line" points={line.join(' ')} />
+        {marks.map(({ item, x }) => (
+          <line key={item.id} class="trend-item" x1={x} x2={x} y1={0} y2={30} data-testid="trend-item">
+            <title>{`${item.label}: ${formatTokens(item.tokens)} tokens came in here`}</title>
+          </line>
+        ))}
       </svg>
       <span class="trend-limit-label" aria-hidden="true">
         70%

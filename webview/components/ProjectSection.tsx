@@ -83,7 +83,7 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
           ) : (
             <ConnectionStatus projectId={project.id} connection={project.connection} />
           )}
-          {project.gauge && <Gauge gauge={project.gauge} />}
+          {project.gauge && <Gauge projectId={project.id} gauge={project.gauge} />}
           {project.advice && <AdvicePanel projectId={project.id} advice={project.advice} />}
           {project.nextContext && <NextContext projectId={project.id} next={project.nextContext} />}
           {project.transcriptFiles > 0 && project.role === 'writer' && (

@@ -1,25 +1,53 @@
 /**
  * The pruning advisor (seed 004): scores what sits in the agent's context and, once the window fills up,
- * says what to drop first, with the tokens each drop saves and an action that does it.
+ * says what to drop first, with the tokens each drop saves, why, and an action that does it.
  */
 import { type UsageLevel, usageLevel } from '../usageLevel';
+import { type ItemWords, displayName, explanation, reason } from './explain';
+import { type TaskFocus, taskFocus } from './focus';
 import { itemTags, promptKeywords } from './keywords';
-import { type Band, band, frequencyPoints, recencyPoints, relevancePoints } from './scoring';
+import {
+  type Band,
+  FIRST_PROMPT_TIERS,
+  type RelevanceTier,
+  type Tier,
+  band,
+  frequencyTier,
+  recencyTier,
+  relevanceTier,
+} from './scoring';
 
-export type ContextItemType = 'file' | 'skill' | 'subagent' | 'mcp_server';
+export type ContextItemType = 'file' | 'skill' | 'subagent' | 'mcp_server' | 'tool_result';
+
+/** One tool result that put an item into the context, with its size estimated from its characters. */
+export interface ResultSize {
+  toolUseId: string;
+  tokens: number;
+}
 
 export interface ContextItem {
   /** Stable across refreshes, e.g. `file:/repo/src/api.ts`; pins and dismissals refer to it. */
   id: string;
   type: ContextItemType;
-  /** A path for files, a name otherwise. */
+  /** A path for files, a name otherwise; for a tool result, what it is about (the command, the URL). */
   name: string;
   tags?: string[];
-  /** Accesses this session. */
+  /** Accesses since the session (or its last compaction) began: reads, edits, calls. */
   accesses: number;
+  /** The last access; for an item not used yet, when it entered the context. */
   lastAccessAt: number;
-  /** Estimated tokens it occupies; null when unknown. */
-  estimatedTokens: number | null;
+  /** The last time the agent changed this file (Edit, Write): it belongs to the current task. */
+  editedAt?: number;
+  /** Tokens it occupies in the context: what dropping it saves. */
+  tokens: number;
+  /** True when `tokens` is the transcript's own measure; false when estimated (characters / 4, a share). */
+  measured: boolean;
+  /** What `tokens` is made of, e.g. `tool names and instructions 1.2k + 3 results 900`. */
+  detail?: string;
+  /** The tool results that put it into the context (the transcript's tool calls). */
+  results?: ResultSize[];
+  /** The tool behind a tool result (`Bash`, `mcp__github__search_issues`). */
+  tool?: string;
 }
 
 export interface ScoredItem extends ContextItem {
@@ -28,6 +56,8 @@ export interface ScoredItem extends ContextItem {
   relevance: number;
   score: number;
   band: Band;
+  /** The tier each part fell in (`over 2 h`, `1 use`, `unrelated`), for the explanation. */
+  tiers: { recency: Tier; frequency: Tier; relevance: RelevanceTier };
 }
 
 /** What the primary action of a recommendation does. */
@@ -35,12 +65,20 @@ export type RecommendationAction = 'compact' | 'closeFile' | 'disableServer';
 
 export interface Recommendation {
   itemId: string;
+  /** What a person recognises: a path, a name, "the 38k-token Bash output `npm test` from 2 h ago". */
   item: string;
   type: ContextItemType | 'session';
   score: number | null;
-  savingTokens: number | null;
+  /** Tokens the drop frees; always a number, measured or estimated. */
+  savingTokens: number;
+  savingMeasured: boolean;
+  /** What the saving is made of. */
+  savingDetail: string;
   priority: 'HIGH' | 'MED';
+  /** The facts behind the three tiers: "last used 2 h 5 min ago · used once this session · unrelated ...". */
   reason: string;
+  /** The score's make-up: "2 of 30, prune now (0-8): recency 0 (over 2 h) + frequency 2 (1 use) + ...". */
+  explanation: string;
   action: RecommendationAction;
 }
 
@@ -59,9 +97,16 @@ export interface AdviceInput {
   percent: number;
   now: number;
   items: readonly ContextItem[];
+  /** The prompt relevance is scored against (seed 004). */
   latestPrompt?: string;
+  /** The latest prompts, newest first, for the `/compact` focus; the latest prompt alone when absent. */
+  recentPrompts?: readonly string[];
   /** First prompt of a session: no history yet, so recency is 10 and frequency 0 for everything. */
   firstPrompt?: boolean;
+  /** The session was compacted: accesses count since the last compaction, and the words say so. */
+  compacted?: boolean;
+  /** What a compaction frees (the conversation's tokens); the listed drops' sum when absent. */
+  conversationTokens?: number;
   /** Context usage over time (percent), for the rapid-growth warning. */
   usageHistory?: ReadonlyArray<{ at: number; percent: number }>;
   /** Item ids never to recommend (pinned, or dismissed until they change). */
@@ -75,6 +120,8 @@ export interface Advice {
   recommendations: Recommendation[];
   totalSavingTokens: number;
   scored: ScoredItem[];
+  /** The current task, for the `/compact` focus text. */
+  focus: TaskFocus;
 }
 
 export const MAX_RECOMMENDATIONS = 5;
@@ -86,36 +133,18 @@ export function scoreItems(
 ): ScoredItem[] {
   const keywords = promptKeywords(input.latestPrompt ?? '');
   return input.items.map((item) => {
-    const recency = input.firstPrompt ? 10 : recencyPoints(input.now - item.lastAccessAt);
-    const frequency = input.firstPrompt ? 0 : frequencyPoints(item.accesses);
-    const relevance = relevancePoints(itemTags(item.name, item.tags), keywords);
+    const tiers = {
+      ...(input.firstPrompt
+        ? FIRST_PROMPT_TIERS
+        : { recency: recencyTier(input.now - item.lastAccessAt), frequency: frequencyTier(item.accesses) }),
+      relevance: relevanceTier(itemTags(item.name, item.tags), keywords),
+    };
+    const recency = tiers.recency.points;
+    const frequency = tiers.frequency.points;
+    const relevance = tiers.relevance.points;
     const score = recency + frequency + relevance;
-    return { ...item, recency, frequency, relevance, score, band: band(score) };
+    return { ...item, recency, frequency, relevance, score, band: band(score), tiers };
   });
-}
-
-function ageText(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return 'used just now';
-  if (minutes < 60) return `last used ${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  return `last used ${hours} h ago`;
-}
-
-function reasonFor(item: ScoredItem, now: number, firstPrompt: boolean): string {
-  const relevance =
-    item.relevance === 0
-      ? 'unrelated to the latest prompt'
-      : item.relevance >= 8
-        ? 'related to the latest prompt'
-        : 'barely related to the latest prompt';
-  if (item.accesses === 0) return `in context since the session began, never used, ${relevance}`;
-  const parts = [
-    firstPrompt ? 'loaded before this session’s first prompt' : ageText(now - item.lastAccessAt),
-    item.accesses === 1 ? 'used once' : `used ${item.accesses}×`,
-    relevance,
-  ];
-  return parts.join(', ');
 }
 
 const ACTIONS: Record<ContextItemType, RecommendationAction> = {
@@ -123,6 +152,8 @@ const ACTIONS: Record<ContextItemType, RecommendationAction> = {
   mcp_server: 'disableServer',
   skill: 'compact',
   subagent: 'compact',
+  // A tool's output leaves the context only with a compaction.
+  tool_result: 'compact',
 };
 
 /** Which scored items a phase recommends, lowest score first, before the cap of five. */
@@ -155,9 +186,51 @@ function rapidGrowth(history: AdviceInput['usageHistory'], now: number, percent:
   return percent - Math.min(...recent.map((point) => point.percent));
 }
 
+function recommend(item: ScoredItem, priority: 'HIGH' | 'MED', words: ItemWords): Recommendation {
+  return {
+    itemId: item.id,
+    item: displayName(item, words.now),
+    type: item.type,
+    score: item.score,
+    savingTokens: item.tokens,
+    savingMeasured: item.measured,
+    savingDetail: item.detail ?? '',
+    priority,
+    reason: reason(item, words),
+    explanation: explanation(item),
+    action: ACTIONS[item.type],
+  };
+}
+
+/** At 95% the seed says compact first: the conversation goes, a summary of it stays. */
+function compactFirst(drops: Recommendation[], conversationTokens: number | undefined): Recommendation {
+  const listed = drops.reduce((sum, rec) => sum + rec.savingTokens, 0);
+  return {
+    itemId: 'session:compact',
+    item: 'the conversation',
+    type: 'session',
+    score: null,
+    savingTokens: conversationTokens ?? listed,
+    // A compaction keeps a summary whose size is known only afterwards.
+    savingMeasured: false,
+    savingDetail:
+      conversationTokens === undefined
+        ? 'the items listed below'
+        : 'the conversation, less the summary that replaces it',
+    priority: 'HIGH',
+    reason: 'The context is 95% full or more: compact first, keeping what matters now.',
+    explanation: 'Not scored: at 95% or more, compaction comes before any single drop.',
+    action: 'compact',
+  };
+}
+
 export function advise(input: AdviceInput): Advice {
   const phase = PHASES[usageLevel(input.percent)];
   const scored = scoreItems(input);
+  const focus = taskFocus(
+    input.recentPrompts ?? (input.latestPrompt ? [input.latestPrompt] : []),
+    input.items,
+  );
   const warnings: string[] = [];
   const growth = rapidGrowth(input.usageHistory, input.now, input.percent);
   if (growth > RAPID_GROWTH_POINTS) {
@@ -167,35 +240,17 @@ export function advise(input: AdviceInput): Advice {
   }
   if (phase === 'critical' || phase === 'compact')
     warnings.push('Context critical: manual intervention needed.');
-  if (phase === 'silent')
-    return { percent: input.percent, phase, warnings, recommendations: [], totalSavingTokens: 0, scored };
+  const advice = { percent: input.percent, phase, warnings, scored, focus };
+  if (phase === 'silent') return { ...advice, recommendations: [], totalSavingTokens: 0 };
 
   const eligible = scored
     .filter((item) => !input.excluded?.has(item.id))
-    .sort((a, b) => a.score - b.score || (b.estimatedTokens ?? 0) - (a.estimatedTokens ?? 0));
-  const recommendations: Recommendation[] = candidates(phase, eligible).map(({ item, priority }) => ({
-    itemId: item.id,
-    item: item.name,
-    type: item.type,
-    score: item.score,
-    savingTokens: item.estimatedTokens,
-    priority,
-    reason: reasonFor(item, input.now, input.firstPrompt ?? false),
-    action: ACTIONS[item.type],
-  }));
-  if (phase === 'compact') {
-    const drops = recommendations.reduce((sum, rec) => sum + (rec.savingTokens ?? 0), 0);
-    recommendations.unshift({
-      itemId: 'session:compact',
-      item: 'the conversation',
-      type: 'session',
-      score: null,
-      savingTokens: drops || null,
-      priority: 'HIGH',
-      reason: 'The context is 95% full or more: compact first, keeping what matters now.',
-      action: 'compact',
-    });
-  }
+    .sort((a, b) => a.score - b.score || b.tokens - a.tokens);
+  const words: ItemWords = { now: input.now, compacted: input.compacted ?? false };
+  const recommendations = candidates(phase, eligible).map(({ item, priority }) =>
+    recommend(item, priority, words),
+  );
+  if (phase === 'compact') recommendations.unshift(compactFirst(recommendations, input.conversationTokens));
   if (recommendations.length === 0) {
     warnings.push(
       'Everything in context scores as relevant: consider compacting away old decisions instead.',
@@ -204,29 +259,6 @@ export function advise(input: AdviceInput): Advice {
   const top = recommendations.slice(0, MAX_RECOMMENDATIONS);
   const totalSavingTokens = top
     .filter((rec) => rec.type !== 'session')
-    .reduce((sum, rec) => sum + (rec.savingTokens ?? 0), 0);
-  return { percent: input.percent, phase, warnings, recommendations: top, totalSavingTokens, scored };
-}
-
-function shortName(item: { type: string; name: string }): string {
-  return item.type === 'file' ? (item.name.split(/[\\/]/).pop() ?? item.name) : item.name;
-}
-
-/** `/compact` with focus instructions: what to keep (the best-scored items) and what to drop. */
-export function compactCommand(advice: Pick<Advice, 'scored' | 'recommendations'>): string {
-  const dropIds = new Set(advice.recommendations.map((rec) => rec.itemId));
-  const keep = [...advice.scored]
-    .filter((item) => !dropIds.has(item.id))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 4)
-    .map(shortName);
-  const drop = advice.recommendations
-    .filter((rec) => rec.type !== 'session')
-    .map((rec) => shortName({ type: rec.type, name: rec.item }));
-  const parts = ['/compact'];
-  if (keep.length) parts.push(`Keep what matters for the current task: ${keep.join(', ')}.`);
-  if (drop.length) parts.push(`Drop the details of: ${drop.join(', ')}.`);
-  if (!keep.length && !drop.length)
-    parts.push('Keep the current task, its decisions and open problems; drop the rest.');
-  return parts.join(' ');
+    .reduce((sum, rec) => sum + rec.savingTokens, 0);
+  return { ...advice, recommendations: top, totalSavingTokens };
 }

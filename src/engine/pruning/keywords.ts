@@ -6,7 +6,9 @@ const STOP_WORDS = new Set(
     'two way who boy did its let put say she too use that with have this will your from they know want been good ' +
     'much some time very when come here just like long make many more only over such take than them well were what ' +
     'into then there these would could should about after again also because before being between both each ' +
-    'other their which while where does done please need needs lets make sure check work file files code'
+    'other their which while where does done please need needs lets make sure check work file files code ' +
+    // Replies that carry the conversation on but say nothing of the task.
+    'yes okay thanks continue proceed ahead keep going'
   ).split(' '),
 );
 

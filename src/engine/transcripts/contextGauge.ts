@@ -1,7 +1,11 @@
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
 import { type Fingerprint, LineReader, fingerprint, stillHolds } from './appendedLines';
 import type { ContextItem } from '../pruning/advisor';
+import { type DiskFacts, NO_DISK_FACTS, readDiskFacts } from './breakdownDisk';
+import type { ContextBreakdown } from './breakdownTypes';
+import { BreakdownTracker } from './contextBreakdown';
 import { ContextItemsTracker } from './contextItems';
 import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
 
@@ -46,6 +50,11 @@ export interface GaugeReading {
   latestPrompt: string | null;
   /** Prompts since the session began or was last compacted: 1 means the first prompt. */
   prompts: number;
+  /**
+   * What fills the context, by category and item, adding up to `tokens`. The same object is returned until
+   * the transcript changes: treat it as read-only.
+   */
+  breakdown: ContextBreakdown;
 }
 
 export interface ContextGaugeOptions {
@@ -57,6 +66,19 @@ export interface ContextGaugeOptions {
    */
   modelHint?: string;
   trendPoints?: number;
+  /** The project whose memory files, skills and agents are in the context (default: the session's cwd). */
+  projectRoot?: string;
+  /**
+   * Claude Code's config folder, for the user's memory files, skills and agents (default: the one holding
+   * the transcript; a transcript kept elsewhere gets the project's files only).
+   */
+  claudeDir?: string;
+}
+
+/** The config folder of a transcript at `<config>/projects/<project>/<session>.jsonl`, if it is one. */
+function configDirOf(transcript: string): string | undefined {
+  const projects = path.dirname(path.dirname(transcript));
+  return path.basename(projects) === 'projects' ? path.dirname(projects) : undefined;
 }
 
 /**
@@ -92,8 +114,11 @@ export class ContextGauge {
   private trend: TrendPoint[] = [];
   /** The response key of each trend point, to count the lines of one response once. */
   private trendKeys: Array<string | undefined> = [];
+  /** The keys of trendKeys, to look one up without comparing it with every point's. */
+  private trendKeySet = new Set<string>();
   private malformed = 0;
   private items = new ContextItemsTracker();
+  private breakdown = this.newBreakdown();
   private refreshing: Promise<boolean> = Promise.resolve(false);
   private readonly reader = new LineReader();
 
@@ -134,7 +159,27 @@ export class ContextGauge {
       items: this.items.list(),
       latestPrompt: this.items.prompts.latest ?? null,
       prompts: this.items.prompts.count,
+      breakdown: this.breakdown.breakdown(this.tokens, window),
     };
+  }
+
+  /** A tracker that reads the session's files on disk once, when its first API call is counted. */
+  private newBreakdown(): BreakdownTracker {
+    return new BreakdownTracker((cwd) => this.diskFacts(cwd));
+  }
+
+  private diskFacts(cwd: string | undefined): DiskFacts {
+    const projectRoot = this.options.projectRoot ?? cwd;
+    if (!projectRoot) return NO_DISK_FACTS;
+    try {
+      return readDiskFacts({
+        projectRoot,
+        claudeDir: this.options.claudeDir ?? configDirOf(this.transcript),
+      });
+    } catch {
+      // Unreadable config: the fixed overhead is then all system prompt and tools.
+      return NO_DISK_FACTS;
+    }
   }
 
   private async readAppended(): Promise<boolean> {
@@ -178,8 +223,10 @@ export class ContextGauge {
     this.compactedSinceUsage = false;
     this.trend = [];
     this.trendKeys = [];
+    this.trendKeySet = new Set();
     this.malformed = 0;
     this.items = new ContextItemsTracker();
+    this.breakdown = this.newBreakdown();
   }
 
   private addLine(line: string): void {
@@ -190,6 +237,7 @@ export class ContextGauge {
     }
     const entry = parsed.entry;
     if (entry.sidechain) return;
+    this.breakdown.add(entry);
     this.sessionId = entry.sessionId ?? this.sessionId;
     if (entry.type === 'system' && entry.subtype === 'compact_boundary') {
       this.compactions.push({ at: entry.at ?? null, preTokens: entry.preTokens ?? null });
@@ -221,13 +269,15 @@ export class ContextGauge {
     this.updatedAt = entry.at ?? this.updatedAt;
     this.compactedSinceUsage = false;
     const key = entry.responseKey;
-    if (key !== undefined && this.trendKeys.includes(key)) return;
+    if (key !== undefined && this.trendKeySet.has(key)) return;
     this.trend.push({ at: entry.at ?? null, tokens });
     this.trendKeys.push(key);
+    if (key !== undefined) this.trendKeySet.add(key);
     const limit = this.options.trendPoints ?? DEFAULT_TREND_POINTS;
     if (this.trend.length > limit) {
       this.trend.splice(0, this.trend.length - limit);
-      this.trendKeys.splice(0, this.trendKeys.length - limit);
+      for (const gone of this.trendKeys.splice(0, this.trendKeys.length - limit))
+        if (gone !== undefined) this.trendKeySet.delete(gone);
     }
   }
 }

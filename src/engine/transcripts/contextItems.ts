@@ -1,28 +1,41 @@
 /**
- * What sits in a session's context, from its transcript: files read, skills loaded, subagent outputs and
- * MCP servers called, each with its accesses and the tokens its results occupy. A compaction rebuilds the
- * context from a summary, so everything before it is forgotten.
+ * What sits in a session's context, from its transcript: files read or edited, skills loaded, subagent
+ * outputs and MCP servers called, each with its accesses, its tool results and the tokens they occupy
+ * (estimated from characters; the breakdown measures them). A compaction rebuilds the context from a
+ * summary, so everything before it is forgotten.
  */
-import type { ContextItem, ContextItemType } from '../pruning/advisor';
+import type { ContextItem, ContextItemType, ResultSize } from '../pruning/advisor';
 import type { ToolResult, ToolUse } from './transcriptLine';
 
 /** Tools whose results put a nameable item into the context. */
 const ITEM_TOOLS: Readonly<Record<string, ContextItemType>> = {
   Read: 'file',
   NotebookRead: 'file',
+  Edit: 'file',
+  MultiEdit: 'file',
+  Write: 'file',
+  NotebookEdit: 'file',
   Skill: 'skill',
   Task: 'subagent',
   Agent: 'subagent',
 };
+/** Tools that change a file: the file belongs to the current task. */
+const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 
 /** Characters per token, the estimate used throughout (seed 003). */
 const CHARS_PER_TOKEN = 4;
 
-function itemOf(use: ToolUse): { type: ContextItemType; name: string } | undefined {
+interface PendingItem {
+  type: ContextItemType;
+  name: string;
+  edit: boolean;
+}
+
+function itemOf(use: ToolUse): PendingItem | undefined {
   const mcp = /^mcp__(.+?)__/.exec(use.name);
-  if (mcp) return { type: 'mcp_server', name: mcp[1] };
+  if (mcp) return { type: 'mcp_server', name: mcp[1], edit: false };
   const type = ITEM_TOOLS[use.name];
-  return type && use.target ? { type, name: use.target } : undefined;
+  return type && use.target ? { type, name: use.target, edit: EDIT_TOOLS.has(use.name) } : undefined;
 }
 
 export interface PromptState {
@@ -31,9 +44,11 @@ export interface PromptState {
   count: number;
 }
 
+type TrackedItem = ContextItem & { results: ResultSize[] };
+
 export class ContextItemsTracker {
-  private readonly items = new Map<string, ContextItem>();
-  private readonly pending = new Map<string, { type: ContextItemType; name: string }>();
+  private readonly items = new Map<string, TrackedItem>();
+  private readonly pending = new Map<string, PendingItem>();
   readonly prompts: PromptState = { count: 0 };
 
   use(use: ToolUse): void {
@@ -47,21 +62,22 @@ export class ContextItemsTracker {
     this.pending.delete(result.toolUseId);
     const id = `${item.type}:${item.name}`;
     const tokens = Math.ceil(result.chars / CHARS_PER_TOKEN);
-    const known = this.items.get(id);
-    if (known) {
-      known.accesses++;
-      known.lastAccessAt = Math.max(known.lastAccessAt, at);
-      known.estimatedTokens = (known.estimatedTokens ?? 0) + tokens;
-    } else {
-      this.items.set(id, {
-        id,
-        type: item.type,
-        name: item.name,
-        accesses: 1,
-        lastAccessAt: at,
-        estimatedTokens: tokens,
-      });
-    }
+    const known: TrackedItem = this.items.get(id) ?? {
+      id,
+      type: item.type,
+      name: item.name,
+      accesses: 0,
+      lastAccessAt: at,
+      tokens: 0,
+      measured: false,
+      results: [],
+    };
+    known.accesses++;
+    known.lastAccessAt = Math.max(known.lastAccessAt, at);
+    known.tokens += tokens;
+    known.results.push({ toolUseId: result.toolUseId, tokens });
+    if (item.edit) known.editedAt = Math.max(known.editedAt ?? at, at);
+    this.items.set(id, known);
   }
 
   prompt(text: string): void {
@@ -76,6 +92,6 @@ export class ContextItemsTracker {
   }
 
   list(): ContextItem[] {
-    return [...this.items.values()].map((item) => ({ ...item }));
+    return [...this.items.values()].map((item) => ({ ...item, results: [...item.results] }));
   }
 }

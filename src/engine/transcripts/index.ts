@@ -9,6 +9,17 @@ export {
   LARGE_CONTEXT_WINDOW,
   contextWindow,
 } from './contextGauge';
+export type {
+  BreakdownCategory,
+  BreakdownCategoryName,
+  BreakdownItem,
+  BreakdownItemKind,
+  BreakdownItemRef,
+  ContextBreakdown,
+} from './breakdownTypes';
+export { MAX_BREAKDOWN_ITEMS } from './breakdownTypes';
+export { AUTOCOMPACT_BUFFER_TOKENS } from './breakdownCompose';
+export { toolResultText } from './toolResultText';
 export {
   type TranscriptImportOptions,
   type TranscriptImportProgress,

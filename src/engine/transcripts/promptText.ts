@@ -64,6 +64,14 @@ const SESSION_COMMANDS = new Set([
 const COMMAND_NAME = /<command-name>\s*\/?([^<]*?)\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 
+/** The slash command a user line holds, as typed (`/name args`), or undefined when it holds none. */
+export function slashCommand(text: string): string | undefined {
+  const name = COMMAND_NAME.exec(text)?.[1];
+  if (!name) return undefined;
+  const args = COMMAND_ARGS.exec(text)?.[1].trim();
+  return args ? `/${name} ${args}` : `/${name}`;
+}
+
 /** The prompt a user line stands for, or undefined when it is not one. */
 export function promptText(entry: TranscriptEntry): string | undefined {
   if (entry.type !== 'user' || entry.meta || entry.compactSummary || entry.sidechain) return undefined;
@@ -73,12 +81,7 @@ export function promptText(entry: TranscriptEntry): string | undefined {
   if (!raw || !text) return undefined;
   if (NOT_TYPED_PREFIXES.some((prefix) => text.startsWith(prefix))) return undefined;
   const command = COMMAND_NAME.exec(text);
-  if (command) {
-    const name = command[1];
-    if (!name || SESSION_COMMANDS.has(name)) return undefined;
-    const args = COMMAND_ARGS.exec(text)?.[1].trim();
-    return args ? `/${name} ${args}` : `/${name}`;
-  }
+  if (command) return command[1] && !SESSION_COMMANDS.has(command[1]) ? slashCommand(text) : undefined;
   // Untrimmed, as the hook reports it, so the two records of one prompt compare equal.
   return raw;
 }

@@ -22,6 +22,8 @@ export interface ToolUse {
 
 export interface ToolResult {
   toolUseId: string;
+  /** Tools whose schemas the result loads (`tool_reference` blocks of a ToolSearch result). */
+  toolReferences?: string[];
   isError: boolean;
   /** The result's text when it is an error (the message shown to the model); undefined otherwise. */
   errorText?: string;
@@ -63,7 +65,38 @@ export interface TranscriptEntry {
   preTokens?: number;
   /** `compactMetadata.trigger` of a `compact_boundary` line: `manual` or `auto`. */
   compactTrigger?: string;
+  /** `compactMetadata.preCompactDiscoveredTools`: tools whose schemas stay loaded across the compaction. */
+  discoveredTools?: string[];
+  /**
+   * Characters the message puts in the context besides tool results: text blocks (an image counts as
+   * IMAGE_CHARS) of a user message, text blocks of an assistant message.
+   */
+  textChars: number;
+  /** Characters of an assistant message's thinking blocks. */
+  thinkingChars: number;
+  /** The start of the message's first text, for labels. */
+  firstText?: string;
+  /** The text of a `system` line (a local command's output, such as `/context`). */
+  systemText?: string;
+  /** What an `attachment` line adds to the context, for the kinds the breakdown counts. */
+  attachment?: TranscriptAttachment;
 }
+
+/**
+ * Attachment lines (`{"type": "attachment", "attachment": {...}}`) record what Claude Code put in the
+ * context besides messages. Shapes as current Claude Code writes them: `hook_additional_context`
+ * (`content`: strings), `hook_success` (`stdout`), `skill_listing` (`content`), `deferred_tools_delta`
+ * (`addedNames`, `addedLines`), `mcp_instructions_delta` (`addedNames` with `addedBlocks`), `nested_memory`
+ * (`path`, `content.content`) and `invoked_skills` (`skills: [{name, path, content}]`).
+ */
+export type TranscriptAttachment =
+  | { type: 'hook_context'; hookName?: string; hookEvent?: string; text: string }
+  | { type: 'hook_output'; hookName?: string; hookEvent?: string; stdout: string }
+  | { type: 'skill_listing'; content: string }
+  | { type: 'deferred_tools'; added: Array<{ name: string; chars: number }> }
+  | { type: 'mcp_instructions'; added: Array<{ server: string; chars: number }> }
+  | { type: 'nested_memory'; path?: string; chars: number }
+  | { type: 'invoked_skills'; skills: Array<{ name: string; path?: string; chars: number }> };
 
 export type ParsedTranscriptLine = { ok: true; entry: TranscriptEntry } | { ok: false; reason: string };
 
@@ -75,6 +108,10 @@ function object(value: unknown): Json | undefined {
 
 function string(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 function count(value: unknown): number {
@@ -140,13 +177,19 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
     compactSummary: line.isCompactSummary === true,
     toolUses: [],
     toolResults: [],
+    textChars: 0,
+    thinkingChars: 0,
   };
   if (entry.subtype === 'compact_boundary') {
     const metadata = object(line.compactMetadata);
     const preTokens = metadata?.preTokens;
     if (typeof preTokens === 'number' && Number.isFinite(preTokens)) entry.preTokens = preTokens;
     entry.compactTrigger = string(metadata?.trigger);
+    const discovered = strings(metadata?.preCompactDiscoveredTools);
+    if (discovered.length > 0) entry.discoveredTools = discovered;
   }
+  if (type === 'system') entry.systemText = string(line.content);
+  if (type === 'attachment') entry.attachment = attachmentOf(line.attachment);
   if (!message) return { ok: true, entry };
 
   const messageId = string(message.id);
@@ -158,13 +201,21 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
 
   const role = string(message.role) ?? type;
   const content = message.content;
-  if (role === 'user' && typeof content === 'string') {
-    entry.userText = content;
+  if (typeof content === 'string') {
+    if (role === 'user') entry.userText = content;
+    entry.textChars = content.length;
+    entry.firstText = content.slice(0, FIRST_TEXT_CHARS);
   } else if (Array.isArray(content)) {
     for (const item of content) {
       const block = object(item);
       if (!block) continue;
-      if (block.type === 'tool_use') {
+      if (block.type === 'text' || block.type === 'image' || block.type === 'document') {
+        entry.textChars += blockChars(block);
+        if (entry.firstText === undefined && typeof block.text === 'string' && block.text.trim())
+          entry.firstText = block.text.slice(0, FIRST_TEXT_CHARS);
+      } else if (block.type === 'thinking') {
+        entry.thinkingChars += string(block.thinking)?.length ?? 0;
+      } else if (block.type === 'tool_use') {
         const id = string(block.id);
         const name = string(block.name);
         const input = object(block.input) ?? {};
@@ -181,6 +232,7 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
             : undefined,
           chars: charsOf(block.content),
           content: block.content,
+          toolReferences: toolReferences(block.content),
         });
       }
     }
@@ -202,18 +254,87 @@ function targetOf(input: Json): string | undefined {
   );
 }
 
-/** Length of a tool result's content: text blocks count their text, anything else its JSON. */
+/**
+ * What an image or document block weighs, in characters at 4 a token: the API bills an image by its size
+ * (about 1,600 tokens for one at the largest size it keeps), not by the length of its base64 data.
+ */
+export const IMAGE_CHARS = 6_400;
+
+/** Characters one content block puts in the context (a tool_reference loads a schema: counted apart). */
+function blockChars(item: unknown): number {
+  const block = object(item);
+  if (typeof block?.text === 'string') return block.text.length;
+  if (block?.type === 'image' || block?.type === 'document') return IMAGE_CHARS;
+  if (block?.type === 'tool_reference') return 0;
+  return JSON.stringify(item ?? null).length;
+}
+
+/** Length of a tool result's content: text blocks count their text, images a fixed size, others JSON. */
 function charsOf(content: unknown): number {
   if (typeof content === 'string') return content.length;
-  if (Array.isArray(content)) {
-    return content.reduce<number>((sum, item) => {
-      const block = object(item);
-      return (
-        sum + (typeof block?.text === 'string' ? block.text.length : JSON.stringify(item ?? null).length)
-      );
-    }, 0);
-  }
+  if (Array.isArray(content)) return content.reduce<number>((sum, item) => sum + blockChars(item), 0);
   return content === undefined ? 0 : JSON.stringify(content).length;
+}
+
+function toolReferences(content: unknown): string[] | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const names = content.flatMap((item) => {
+    const block = object(item);
+    const name = block?.type === 'tool_reference' ? string(block.tool_name) : undefined;
+    return name ? [name] : [];
+  });
+  return names.length > 0 ? names : undefined;
+}
+
+/** Labels need only the start of a text: the rest is not kept. */
+const FIRST_TEXT_CHARS = 200;
+
+function attachmentOf(value: unknown): TranscriptAttachment | undefined {
+  const attachment = object(value);
+  const hookName = string(attachment?.hookName);
+  const hookEvent = string(attachment?.hookEvent);
+  switch (attachment?.type) {
+    case 'hook_additional_context': {
+      const content = attachment.content;
+      const text = typeof content === 'string' ? content : strings(content).join('\n');
+      return { type: 'hook_context', hookName, hookEvent, text };
+    }
+    case 'hook_success': {
+      const stdout = string(attachment.stdout);
+      return stdout ? { type: 'hook_output', hookName, hookEvent, stdout } : undefined;
+    }
+    case 'skill_listing':
+      return { type: 'skill_listing', content: string(attachment.content) ?? '' };
+    case 'deferred_tools_delta': {
+      const names = strings(attachment.addedNames);
+      const lines = strings(attachment.addedLines);
+      const added = names.map((name, i) => ({ name, chars: (lines[i] ?? name).length + 1 }));
+      return { type: 'deferred_tools', added };
+    }
+    case 'mcp_instructions_delta': {
+      const blocks = strings(attachment.addedBlocks);
+      const added = strings(attachment.addedNames).map((server, i) => ({
+        server,
+        chars: blocks[i]?.length ?? 0,
+      }));
+      return { type: 'mcp_instructions', added };
+    }
+    case 'nested_memory': {
+      const content = object(attachment.content);
+      const text = string(content?.content) ?? string(attachment.content);
+      return { type: 'nested_memory', path: string(attachment.path), chars: text?.length ?? 0 };
+    }
+    case 'invoked_skills': {
+      const skills = (Array.isArray(attachment.skills) ? attachment.skills : []).flatMap((item) => {
+        const skill = object(item);
+        const name = string(skill?.name);
+        return name ? [{ name, path: string(skill?.path), chars: string(skill?.content)?.length ?? 0 }] : [];
+      });
+      return { type: 'invoked_skills', skills };
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** Context tokens of a response: everything the model read, i.e. the conversation so far. */

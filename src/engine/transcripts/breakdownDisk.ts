@@ -1,0 +1,49 @@
+/**
+ * What the fixed part of a session's context holds on disk, read once per session: memory files, and the
+ * skills and custom agents Claude Code lists (`/context` counts a skill by its name and description, an
+ * agent by its type and description), from the project's and the user's `.claude` folders. Plugins' skills
+ * come from the listing in the transcript instead, which current Claude Code writes.
+ */
+import * as path from 'node:path';
+import { agentEntries, skillEntries } from '../registry/markdownTools';
+import type { ConfigEntry } from '../registry/toolTypes';
+import { type MemoryFile, readMemoryFiles } from './memoryFiles';
+
+export interface NamedFile {
+  name: string;
+  file: string;
+  /** Characters of its entry in the listing Claude Code puts in the context. */
+  chars: number;
+}
+
+export interface DiskFacts {
+  memory: MemoryFile[];
+  skills: NamedFile[];
+  agents: NamedFile[];
+}
+
+export interface DiskLocations {
+  projectRoot: string;
+  /** Claude Code's config folder, for the user's files; none leaves them out. */
+  claudeDir?: string;
+}
+
+export const NO_DISK_FACTS: DiskFacts = { memory: [], skills: [], agents: [] };
+
+export function readDiskFacts(at: DiskLocations): DiskFacts {
+  const folders = [path.join(at.projectRoot, '.claude'), ...(at.claudeDir ? [at.claudeDir] : [])];
+  const owner = { scope: 'project' as const, prefix: '', disabled: false };
+  const listed = (entries: ConfigEntry[], line: (entry: ConfigEntry) => string): NamedFile[] =>
+    entries.map((entry) => ({ name: entry.name, file: entry.source, chars: line(entry).length }));
+  return {
+    memory: readMemoryFiles(at.projectRoot, at.claudeDir),
+    skills: listed(
+      folders.flatMap((folder) => skillEntries(path.join(folder, 'skills'), owner, [])),
+      (skill) => `- ${skill.name}: ${skill.description ?? ''}\n`,
+    ),
+    agents: listed(
+      folders.flatMap((folder) => agentEntries(path.join(folder, 'agents'), owner, [])),
+      (agent) => `${agent.name} ${agent.description ?? ''}`,
+    ),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Opens what a context item is: the file the agent read (at the lines it read), the MCP server's config
+ * entry, or a read-only document with the tool result exactly as the model received it.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { type BreakdownItem, toolResultText } from '../engine/transcripts';
+import type { LiveProject } from './liveProject';
+import { shortMessage } from './log';
+import { CONTEXT_PREVIEW_SCHEME } from './nextSessionContext';
+
+async function openFileAt(file: string, line?: number, endLine?: number): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const first = Math.min(Math.max(0, (line ?? 1) - 1), document.lineCount - 1);
+  const last = Math.min(Math.max(first, (endLine ?? line ?? 1) - 1), document.lineCount - 1);
+  await vscode.window.showTextDocument(document, {
+    selection: new vscode.Range(first, 0, last, document.lineAt(last).range.end.character),
+    preview: true,
+  });
+}
+
+async function openToolResult(
+  live: LiveProject,
+  item: BreakdownItem,
+  toolUseId: string,
+  previews: Map<string, string>,
+): Promise<void> {
+  const transcript = live.gauge.reading()?.transcript;
+  const text = transcript ? await toolResultText(transcript, toolUseId) : undefined;
+  if (text === undefined) {
+    void vscode.window.showInformationMessage(
+      `Nothing to show: the result of ${item.label} is no longer in the transcript.`,
+    );
+    return;
+  }
+  const name = `${item.ref.tool ?? 'tool'} result — ${item.label}`
+    .replace(/[\\/:*?"<>|\n]+/g, ' ')
+    .slice(0, 120);
+  const uri = vscode.Uri.from({
+    scheme: CONTEXT_PREVIEW_SCHEME,
+    path: `/${live.name}/${name}.txt`,
+    query: toolUseId,
+  });
+  previews.set(uri.toString(), text);
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+}
+
+export async function openContextItem(
+  live: LiveProject,
+  itemId: string,
+  previews: Map<string, string>,
+): Promise<void> {
+  const item = live.gauge.reading()?.breakdown.items.find((candidate) => candidate.id === itemId);
+  if (!item) return;
+  const { file, line, endLine, server, toolUseId } = item.ref;
+  try {
+    if (file) await openFileAt(path.resolve(live.engine.identity.mainRoot, file), line, endLine);
+    else if (server) await live.tools.openSource(`mcp__${server}__*`);
+    else if (toolUseId) await openToolResult(live, item, toolUseId, previews);
+  } catch (error) {
+    void vscode.window.showWarningMessage(`Could not open ${item.label}: ${shortMessage(error)}`);
+  }
+}
+
+/** Whether a click on the item can open something. */
+export function canOpen(item: BreakdownItem): boolean {
+  return Boolean(item.ref.file || item.ref.server || item.ref.toolUseId);
+}

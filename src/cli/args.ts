@@ -46,11 +46,24 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function numberFlag(args: ParsedArgs, name: string): number | undefined {
+/** The whole numbers a numeric option accepts, both ends included. */
+export interface IntegerRange {
+  min: number;
+  max: number;
+}
+
+/** How many things to show, unless the option says otherwise: far more than any list here holds. */
+const COUNT: IntegerRange = { min: 1, max: 1_000_000 };
+
+/**
+ * A numeric option: decimal digits within `range`. Fractions, exponents, Infinity and out-of-range values
+ * are bad usage, never passed on to fail later (or silently do nothing, as 0.5 bytes per chunk did).
+ */
+export function numberFlag(args: ParsedArgs, name: string, range = COUNT): number | undefined {
   const value = stringFlag(args, name);
   if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0)
-    throw new UsageError(`--${name} needs a positive number, not "${value}"`);
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(number >= range.min && number <= range.max))
+    throw new UsageError(`--${name} needs a whole number from ${range.min} to ${range.max}, not "${value}"`);
   return number;
 }

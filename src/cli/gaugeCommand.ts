@@ -1,12 +1,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ContextGauge, type GaugeReading, findActiveTranscript } from '../engine/transcripts';
-import { type ParsedArgs, numberFlag, stringFlag } from './args';
+import { type IntegerRange, type ParsedArgs, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
+
+/** --window in tokens: today's windows are 200k and 1M; the top leaves room for far larger ones. */
+const WINDOW_TOKENS: IntegerRange = { min: 1, max: 100_000_000 };
 
 /** The gauge of --transcript, or of the project's active session: shared by `gauge` and `prune`. */
 export async function readActiveSession(args: ParsedArgs, context: CliContext): Promise<GaugeReading> {
-  const window = numberFlag(args, 'window'); // bad usage is reported before anything is looked up
+  // Bad usage is reported before anything is looked up.
+  const window = numberFlag(args, 'window', WINDOW_TOKENS);
   const named = stringFlag(args, 'transcript');
   const transcript = named
     ? path.resolve(named)

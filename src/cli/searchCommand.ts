@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import {
+  MAX_SEARCH_LIMIT,
   OBSERVATION_TYPES,
   type ObservationType,
   isObservationType,
@@ -64,7 +65,7 @@ export const searchCommand: CliCommand = {
       sessionId: stringFlag(args, 'session'),
       since: timeFlag(args, 'since'),
       until: timeFlag(args, 'until'),
-      limit: numberFlag(args, 'limit'),
+      limit: numberFlag(args, 'limit', { min: 1, max: MAX_SEARCH_LIMIT }),
     };
     return withProjectSnapshot(context, (engine) => {
       const result = searchObservations(engine.db, options);

@@ -1,15 +1,7 @@
-import { formatTimeline, timeline } from '../engine/memory';
-import { type ParsedArgs, UsageError, stringFlag } from './args';
+import { TIMELINE_LIMITS, formatTimeline, timeline } from '../engine/memory';
+import { UsageError, numberFlag, stringFlag } from './args';
 import type { CliCommand } from './command';
 import { timeFlag, withProjectSnapshot } from './searchCommand';
-
-/** A whole number of observations; out-of-range values are clamped by the engine, not refused. */
-function countFlag(args: ParsedArgs, name: string): number | undefined {
-  const value = stringFlag(args, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} needs a whole number, not "${value}"`);
-  return Number(value);
-}
 
 export const timelineCommand: CliCommand = {
   name: 'timeline',
@@ -22,8 +14,8 @@ export const timelineCommand: CliCommand = {
     const options = {
       anchorAt: timeFlag(args, 'anchor'),
       anchorId: stringFlag(args, 'id'),
-      before: countFlag(args, 'before'),
-      after: countFlag(args, 'after'),
+      before: numberFlag(args, 'before', TIMELINE_LIMITS.before),
+      after: numberFlag(args, 'after', TIMELINE_LIMITS.after),
       sessionId: stringFlag(args, 'session'),
     };
     return withProjectSnapshot(context, (engine) => {

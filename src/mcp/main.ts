@@ -4,8 +4,9 @@
  * it starts in a fraction of a second with nothing to compile. Stdout carries only the protocol.
  */
 import * as path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveHome } from '../engine/paths';
+import { BoundedStdioTransport } from './boundedStdio';
+import { InitializationGate } from './initialization';
 import { createMemoryServer } from './server';
 
 export function parseServerArgs(argv: readonly string[]): { project?: string; home?: string } {
@@ -25,8 +26,10 @@ async function main(): Promise<void> {
     home: resolveHome(args.home),
     project: path.resolve(args.project ?? process.cwd()),
   });
-  const transport = new StdioServerTransport();
+  const transport = new InitializationGate(new BoundedStdioTransport());
   transport.onclose = () => void memory.close().finally(() => process.exit(0));
+  // What the client cannot be told (a message refused without an id, one that is not JSON) goes to the log.
+  memory.server.server.onerror = (error) => process.stderr.write(`context-deck mcp: ${error.message}\n`);
   await memory.server.connect(transport);
 }
 

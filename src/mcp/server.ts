@@ -27,6 +27,7 @@ import {
 } from '../engine/memory';
 import { ProjectEngine } from '../engine/projectEngine';
 import { discoverTools, formatTools } from './discoverTools';
+import { fieldArgument, queryArgument } from './inputLimits';
 
 export interface MemoryServerOptions {
   home: string;
@@ -78,7 +79,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
   const server = new McpServer({ name: 'context-deck', version });
   const types = z.enum(OBSERVATION_TYPES);
   const isoTime = (what: string) =>
-    z.string().optional().describe(`ISO date or date-time: only observations ${what} it`);
+    fieldArgument.optional().describe(`ISO date or date-time: only observations ${what} it`);
 
   server.registerTool(
     'search',
@@ -91,12 +92,12 @@ export function createMemoryServer(options: MemoryServerOptions): {
         'add words or filters to reach older ones. An empty query lists the latest. Then call timeline or ' +
         'get_observations with ids.',
       inputSchema: {
-        query: z.string().default('').describe('Words to find; empty lists the latest observations'),
+        query: queryArgument('Words to find; empty lists the latest observations'),
         type: z
-          .union([types, z.array(types)])
+          .union([types, z.array(types).max(OBSERVATION_TYPES.length)])
           .optional()
           .describe('Only these observation types'),
-        session: z.string().optional().describe('Only this session (id or prefix)'),
+        session: fieldArgument.optional().describe('Only this session (id or prefix)'),
         since: isoTime('at or after'),
         until: isoTime('before'),
         limit: z.number().int().min(1).max(MAX_RESULTS).default(10).describe('Most results to return'),
@@ -126,11 +127,11 @@ export function createMemoryServer(options: MemoryServerOptions): {
         `(default ${TIMELINE_LIMITS.before.default}), after ${TIMELINE_LIMITS.after.min}-${TIMELINE_LIMITS.after.max} ` +
         `(default ${TIMELINE_LIMITS.after.default}); entries are cut to 200 characters.`,
       inputSchema: {
-        id: z.string().optional().describe('Observation id (or unique prefix) to center on'),
-        anchor: z.string().optional().describe('ISO date-time to center on when no id is given'),
+        id: fieldArgument.optional().describe('Observation id (or unique prefix) to center on'),
+        anchor: fieldArgument.optional().describe('ISO date-time to center on when no id is given'),
         before: z.number().int().optional().describe('Observations before the anchor (1-20, default 5)'),
         after: z.number().int().optional().describe('Observations after the anchor (0-20, default 5)'),
-        session: z.string().optional().describe('Only this session (id or prefix)'),
+        session: fieldArgument.optional().describe('Only this session (id or prefix)'),
       },
       annotations: { readOnlyHint: true },
     },
@@ -159,7 +160,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
       title: 'Get observations',
       description: `Step 3 of 3. The full text of observations by id (or unique prefix), at most ${MAX_GET_IDS} per call.`,
       inputSchema: {
-        ids: z.array(z.string()).min(1).max(MAX_GET_IDS).describe(`1 to ${MAX_GET_IDS} observation ids`),
+        ids: z.array(fieldArgument).min(1).max(MAX_GET_IDS).describe(`1 to ${MAX_GET_IDS} observation ids`),
       },
       annotations: { readOnlyHint: true },
     },
@@ -205,7 +206,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
         'Find tools configured or used in this project (MCP servers and their tools, skills, commands, subagents), ' +
         'ranked by how much they are really used, with status (active, stale, demoted) and success rate.',
       inputSchema: {
-        query: z.string().default('').describe('Words that must all appear in the name or description'),
+        query: queryArgument('Words that must all appear in the name or description'),
         limit: z.number().int().min(1).max(MAX_RESULTS).default(15).describe('Most tools to return'),
       },
       annotations: { readOnlyHint: true },

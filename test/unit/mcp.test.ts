@@ -120,6 +120,49 @@ describe('MCP server over stdio with the SDK client', () => {
     assert.equal((await call('search', { query: 'login' })).isError, false, 'still serving after errors');
   });
 
+  test('an oversized query or argument is a tool error saying the limit and how to narrow it', async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    const narrow = 'Use the few most distinctive words: every word must match, so more words find less.';
+    for (const [tool, args, limit] of [
+      // 4,096 words once reached FTS4's expression limit: an "internal error" naming no limit.
+      [
+        'search',
+        { query: words(4096) },
+        `query is 23,465 characters long; queries are limited to 1,000. ${narrow}`,
+      ],
+      [
+        'search',
+        { query: 'x'.repeat(1_000_000) },
+        `query is 1,000,000 characters long; queries are limited to 1,000. ${narrow}`,
+      ],
+      ['search', { query: 'login '.repeat(33) }, `query has 33 words; queries are limited to 32. ${narrow}`],
+      ['discover_tools', { query: words(500) }, `queries are limited to 1,000. ${narrow}`],
+      [
+        'search',
+        { query: 'login', session: 's'.repeat(10_000) },
+        'expected string to have <=100 characters at session',
+      ],
+      [
+        'get_observations',
+        { ids: ['0'.repeat(10_000)] },
+        'expected string to have <=100 characters at ids[0]',
+      ],
+    ] as const) {
+      const answer = await call(tool, args);
+      assert.equal(answer.isError, true, `${tool}: ${answer.text.slice(0, 200)}`);
+      assert.ok(answer.text.includes(limit), `${tool}: ${answer.text.slice(0, 300)}`);
+    }
+    assert.equal((await call('search', { query: words(32) })).isError, false, 'the limit itself is served');
+  });
+
+  test('a request of 10 MB is refused with an error for that request, and the server keeps serving', async () => {
+    await assert.rejects(
+      client.callTool({ name: 'search', arguments: { query: 'x'.repeat(10 * 1024 * 1024) } }),
+      /refused unread: it is longer than 1048576 bytes \(1 MiB\).*Send a shorter query/,
+    );
+    assert.equal((await call('search', { query: 'login' })).isError, false);
+  });
+
   test('save_observation goes through the event log: searchable once the writer ingested it', async () => {
     const saved = await call('save_observation', {
       text: 'Decided: sessions expire after 30 minutes of quiet',

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { EVENT_WIDTH, REJECT_WIDTH } from './chunkParse';
 import { type ChunkReader, inlineReader, workerReader } from './chunkReaders';
 import { EventRowWriter } from './eventRows';
+import { NO_FOLLOW_NO_WAIT } from './privateFiles';
 import type { Routes } from './routing';
 import type { Store } from './store';
 import { dropImportedActivity } from './transcripts/sharedActivity';
@@ -64,17 +65,58 @@ interface FilePlan {
   restarted: boolean;
 }
 
-export function listLogFiles(eventsDir: string): string[] {
+export interface LogListing {
+  /** Regular `*.jsonl` files, oldest day first. */
+  files: string[];
+  /** Why each other `*.jsonl` entry (a folder, link, FIFO...) is not read, for the user. */
+  skipped: string[];
+}
+
+function kindOf(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (stat.isFIFO()) return 'a named pipe';
+  if (stat.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+/**
+ * The log files of `eventsDir`. Only regular files are read: a FIFO would block ingestion forever, a link
+ * could lead to /dev/zero or to a credentials file, a folder fails every read. Links are not followed.
+ */
+export function listLogFiles(eventsDir: string): LogListing {
+  const listing: LogListing = { files: [], skipped: [] };
   let names: string[];
   try {
     names = fs.readdirSync(eventsDir);
   } catch {
-    return [];
+    return listing;
   }
-  return names
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => path.join(eventsDir, name));
+  for (const name of names.filter((n) => n.endsWith('.jsonl')).sort()) {
+    const file = path.join(eventsDir, name);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(file);
+    } catch {
+      continue; // Gone since the listing.
+    }
+    if (stat.isFile()) listing.files.push(file);
+    else listing.skipped.push(`${file} is ${kindOf(stat)}, not an event log file: it is not read.`);
+  }
+  return listing;
+}
+
+/** A descriptor on `file` if it still is a regular file: never through a link, never waiting on a FIFO. */
+function openLogFile(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW_NO_WAIT);
+  } catch {
+    return undefined;
+  }
+  if (fs.fstatSync(fd).isFile()) return fd;
+  fs.closeSync(fd);
+  return undefined;
 }
 
 function hashBytes(bytes: Uint8Array): string {
@@ -108,9 +150,9 @@ export class Ingestor {
   /** Bytes in the log not yet read by this project (a cheap estimate for deciding to show progress). */
   pendingBytes(): number {
     let pending = 0;
-    for (const file of listLogFiles(this.eventsDir)) {
+    for (const file of listLogFiles(this.eventsDir).files) {
       try {
-        const size = fs.statSync(file).size;
+        const size = fs.lstatSync(file).size;
         const row = this.fileRow(file);
         pending += Math.max(0, size - (row && row.offset <= size ? row.offset : 0));
       } catch {
@@ -130,7 +172,7 @@ export class Ingestor {
       workerChunks: 0,
     };
     const plans: FilePlan[] = [];
-    for (const file of listLogFiles(this.eventsDir)) {
+    for (const file of listLogFiles(this.eventsDir).files) {
       const plan = this.plan(file);
       if (plan) plans.push(plan);
     }
@@ -162,12 +204,8 @@ export class Ingestor {
 
   /** Where to resume in a file, detecting truncation or replacement by content, not only by size. */
   private plan(file: string): FilePlan | undefined {
-    let fd: number;
-    try {
-      fd = fs.openSync(file, 'r');
-    } catch {
-      return undefined;
-    }
+    const fd = openLogFile(file);
+    if (fd === undefined) return undefined;
     try {
       const stat = fs.fstatSync(fd);
       const identity = identityOf(stat);
@@ -207,8 +245,13 @@ export class Ingestor {
     result: IngestResult,
     progress: IngestProgress,
   ): Promise<void> {
-    const handle = await fs.promises.open(plan.row.path, 'r');
-    const fd = handle.fd;
+    const fd = openLogFile(plan.row.path);
+    if (fd === undefined) return;
+    // Replaced since it was planned: the next pass plans it again.
+    if (identityOf(fs.fstatSync(fd)) !== plan.identity) {
+      fs.closeSync(fd);
+      return;
+    }
     const rows = new EventRowWriter(this.store);
     let offset = plan.start;
     let reading = reader.read(fd, offset, this.now());
@@ -257,7 +300,7 @@ export class Ingestor {
       }
     } finally {
       await reading.catch(() => undefined);
-      await handle.close();
+      fs.closeSync(fd);
     }
   }
 }

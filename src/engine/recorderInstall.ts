@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RecorderRuntime } from './hookSettings';
+import { PRIVATE_FILE_MODE, makePrivateDir } from './privateFiles';
 
 export function stableRecorderPath(home: string): string {
   return path.join(home, 'bin', 'hook.js');
@@ -21,10 +22,11 @@ export function installRecorder(home: string, bundledRecorder: string): { path: 
     // Not installed yet.
   }
   if (current?.equals(bytes)) return { path: target, updated: false };
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  makePrivateDir(path.dirname(target));
   // Rename over the old copy: a hook starting at this moment reads either version, never half of one.
+  // Hooks run it as `node hook.js`, so it needs no execute bit.
   const temp = `${target}.tmp-${process.pid}`;
-  fs.writeFileSync(temp, bytes, { mode: 0o755 });
+  fs.writeFileSync(temp, bytes, { mode: PRIVATE_FILE_MODE });
   fs.renameSync(temp, target);
   return { path: target, updated: true };
 }

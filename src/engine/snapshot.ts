@@ -1,17 +1,26 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PRIVATE_FILE_MODE } from './privateFiles';
 
-/** Write bytes so that readers see either the old file or the new one, never a torn mix. */
+/**
+ * Write bytes so that readers see either the old file or the new one, never a torn mix. The file is private
+ * (0600). A failed write (a full disk) leaves the old file as it was and no temp file behind.
+ */
 export async function writeFileAtomic(target: string, bytes: Uint8Array): Promise<void> {
   const temp = `${target}.tmp-${process.pid}`;
-  const handle = await fs.promises.open(temp, 'w');
   try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await fs.promises.open(temp, 'wx', PRIVATE_FILE_MODE);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(temp, target);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true });
+    throw new Error(`could not write ${target}: ${(error as Error).message}`, { cause: error });
   }
-  await fs.promises.rename(temp, target);
   await syncDirectory(path.dirname(target));
 }
 

@@ -1,12 +1,26 @@
+/**
+ * One writer per project: a lock file naming the writing process, created exclusively.
+ *
+ * Taking over a lock left by a dead process must not let two takers in: "remove it, then create ours" lets a
+ * slow taker remove the lock a faster one just created. So a taker first takes a numbered claim beside the
+ * lock (`writer.lock.claim-<n>`, created exclusively, naming the lock it replaces). Only the taker whose
+ * claim is the highest, and whose replaced lock is still in place, removes that lock and links its claim as
+ * the new lock; anyone who finds the highest claim held by a live taker of the same lock backs off. The
+ * highest claim is never removed (claims above it are taken in turn), so numbers never repeat.
+ */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PRIVATE_FILE_MODE } from './privateFiles';
 
 interface LockOwner {
   pid: number;
   hostname: string;
   since: number;
   purpose: string;
+  /** On a claim: the lock it replaces (see `LockFile.key`). */
+  replaces?: string;
 }
 
 export interface HeldLock {
@@ -16,6 +30,14 @@ export interface HeldLock {
 
 /** A lock file that nobody could have written within this long is abandoned even if unreadable. */
 const UNREADABLE_LOCK_GRACE_MS = 10_000;
+const CLAIM = '.claim-';
+
+interface LockFile {
+  /** Which file with which content: a replaced lock never comes back with the same key. */
+  key: string;
+  owner: LockOwner | undefined;
+  mtimeMs: number;
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -27,58 +49,125 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function readOwner(lockPath: string): LockOwner | undefined {
+function readLockFile(file: string): LockFile | undefined {
+  let text: string;
+  let stat: fs.Stats;
   try {
-    const owner = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as Partial<LockOwner>;
-    if (typeof owner.pid === 'number' && typeof owner.hostname === 'string') return owner as LockOwner;
+    const fd = fs.openSync(file, 'r');
+    try {
+      stat = fs.fstatSync(fd);
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
-    // Unreadable or half-written; the caller decides by the file's age.
+    return undefined;
   }
-  return undefined;
+  let owner: LockOwner | undefined;
+  try {
+    const parsed = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof parsed.pid === 'number' && typeof parsed.hostname === 'string') owner = parsed as LockOwner;
+  } catch {
+    // Half-written, or written by something else: judged by its age.
+  }
+  const key = `${stat.ino}:${createHash('sha1').update(text).digest('hex')}`;
+  return { key, owner, mtimeMs: stat.mtimeMs };
 }
 
-function isAbandoned(lockPath: string): boolean {
-  const owner = readOwner(lockPath);
-  if (!owner) {
-    try {
-      return Date.now() - fs.statSync(lockPath).mtimeMs > UNREADABLE_LOCK_GRACE_MS;
-    } catch {
-      return true;
-    }
-  }
+function isAbandoned(lock: LockFile): boolean {
+  if (!lock.owner) return Date.now() - lock.mtimeMs > UNREADABLE_LOCK_GRACE_MS;
   // A lock from another machine (shared home folder) can't be checked, so it is respected.
-  return owner.hostname === os.hostname() && !isAlive(owner.pid);
+  return lock.owner.hostname === os.hostname() && !isAlive(lock.owner.pid);
+}
+
+/**
+ * Create `file` with `text` if it does not exist. A write that fails (a full disk) removes the file again:
+ * an empty lock would keep every writer out.
+ */
+function createExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx', PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    fs.writeFileSync(fd, text);
+  } catch (error) {
+    fs.rmSync(file, { force: true });
+    throw new Error(`could not write ${file}: ${(error as Error).message}`);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
 }
 
 /** Who holds the lock, for messages; undefined when free. */
 export function lockHolder(lockPath: string): LockOwner | undefined {
-  if (!fs.existsSync(lockPath) || isAbandoned(lockPath)) return undefined;
-  return readOwner(lockPath);
+  const lock = readLockFile(lockPath);
+  return lock && !isAbandoned(lock) ? lock.owner : undefined;
+}
+
+function claimNumbers(lockPath: string): number[] {
+  const prefix = `${path.basename(lockPath)}${CLAIM}`;
+  return fs
+    .readdirSync(path.dirname(lockPath))
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => Number(name.slice(prefix.length)))
+    .filter((n) => Number.isSafeInteger(n) && n > 0)
+    .sort((a, b) => a - b);
+}
+
+const claimPath = (lockPath: string, n: number) => `${lockPath}${CLAIM}${n}`;
+
+/** Replace the abandoned lock `stale` by ours, unless another taker is at it or got there first. */
+function takeOver(lockPath: string, stale: LockFile, me: LockOwner): boolean {
+  const highest = claimNumbers(lockPath).at(-1) ?? 0;
+  if (highest > 0) {
+    // A live taker of the same lock (or one still writing its claim) is ahead.
+    const claim = readLockFile(claimPath(lockPath, highest));
+    if (!claim) return false;
+    if (!isAbandoned(claim) && (!claim.owner || claim.owner.replaces === stale.key)) return false;
+  }
+  const mine = claimPath(lockPath, highest + 1);
+  if (!createExclusive(mine, JSON.stringify({ ...me, replaces: stale.key }))) return false;
+  // A higher claim, or a lock other than the one judged abandoned: someone else is ahead. Our claim stays;
+  // it is below theirs, or names a lock that is gone, so it stops nobody.
+  if ((claimNumbers(lockPath).at(-1) ?? 0) > highest + 1) return false;
+  if (readLockFile(lockPath)?.key !== stale.key) return false;
+  fs.rmSync(lockPath, { force: true });
+  try {
+    fs.linkSync(mine, lockPath);
+  } catch (error) {
+    // A newcomer created a lock the usual way in the moment it was gone: it is theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  for (const n of claimNumbers(lockPath)) {
+    if (n < highest + 1) fs.rmSync(claimPath(lockPath, n), { force: true });
+  }
+  return true;
 }
 
 /**
  * Take the single-writer lock of a project, recovering it from a dead owner.
- * Returns undefined when a live process holds it.
+ * Returns undefined when a live process holds it (or is taking it over right now).
  */
 export function tryAcquireLock(lockPath: string, purpose: string): HeldLock | undefined {
   const me: LockOwner = { pid: process.pid, hostname: os.hostname(), since: Date.now(), purpose };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, JSON.stringify(me));
-      fs.closeSync(fd);
-      return {
-        path: lockPath,
-        release() {
-          const owner = readOwner(lockPath);
-          if (owner && owner.pid === me.pid && owner.since === me.since) fs.rmSync(lockPath, { force: true });
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (!isAbandoned(lockPath)) return undefined;
-      fs.rmSync(lockPath, { force: true });
-    }
+  const held: HeldLock = {
+    path: lockPath,
+    release() {
+      const owner = readLockFile(lockPath)?.owner;
+      if (owner && owner.pid === me.pid && owner.since === me.since) fs.rmSync(lockPath, { force: true });
+    },
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (createExclusive(lockPath, JSON.stringify(me))) return held;
+    const current = readLockFile(lockPath);
+    if (!current) continue; // Released in the meantime: try again.
+    return isAbandoned(current) && takeOver(lockPath, current, me) ? held : undefined;
   }
   return undefined;
 }
@@ -91,7 +180,7 @@ export function tryAcquireLock(lockPath: string, purpose: string): HeldLock | un
 const SAVE_REQUEST = 'save-wanted';
 
 export function requestSave(lockPath: string): void {
-  fs.writeFileSync(path.join(path.dirname(lockPath), SAVE_REQUEST), '');
+  fs.writeFileSync(path.join(path.dirname(lockPath), SAVE_REQUEST), '', { mode: PRIVATE_FILE_MODE });
 }
 
 /** The writer's side: save now if a follower asked (the request is taken). Resolves to whether it did. */

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { eventsDir, isWithin, resolveHome } from '../engine/paths';
+import { listLogFiles } from '../engine/ingest';
+import { eventsDir, isWithin, projectStateDir, resolveHome } from '../engine/paths';
+import { makeHomePrivate, makePrivateDir } from '../engine/privateFiles';
 import { ProjectEngine } from '../engine/projectEngine';
 import { identifyProject } from '../engine/projectIdentity';
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
@@ -80,6 +82,7 @@ export class Projects implements vscode.Disposable {
       this.fire();
       return;
     }
+    this.makeHomePrivate();
     const opened = new Set<string>();
     for (const folder of folders) {
       // A folder nested in another open folder is its own project: the outer one leaves its events alone.
@@ -88,6 +91,7 @@ export class Projects implements vscode.Disposable {
         const id = identifyProject(folder).id;
         if (opened.has(id)) continue; // two worktrees of one repository are one project
         opened.add(id);
+        makePrivateDir(projectStateDir(this.home, id));
         const engine = await ProjectEngine.open({
           home: this.home,
           folder,
@@ -118,15 +122,42 @@ export class Projects implements vscode.Disposable {
     for (const live of this.lives) void this.tick(live);
   }
 
-  private startFollowing(): void {
-    const dir = eventsDir(this.home);
+  /** The home holds the agent's activity: only its owner may read it, whatever an earlier version left. */
+  private makeHomePrivate(): void {
     try {
-      fs.mkdirSync(dir, { recursive: true });
+      const changed = makeHomePrivate(this.home);
+      if (changed.length > 0) {
+        this.log.info(
+          `made ${changed.length} files and folders under ${this.home} private (owner only): ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}`,
+        );
+      }
     } catch (error) {
-      this.log.error(`could not create ${dir}`, error);
+      this.log.error(`could not make ${this.home} private`, error);
     }
-    this.watch(dir);
+  }
+
+  private startFollowing(): void {
+    this.watch(eventsDir(this.home));
     this.restartPoll();
+    this.warnAboutSkippedEntries();
+  }
+
+  /**
+   * Entries of the event log folder that are not regular files (a FIFO, a link, a folder) are never read;
+   * each project says so once, on the dashboard and in a notification.
+   */
+  private warnAboutSkippedEntries(): void {
+    const { skipped } = listLogFiles(eventsDir(this.home));
+    let added = false;
+    for (const live of this.lives) {
+      for (const warning of skipped) {
+        if (live.engine.warnings.includes(warning)) continue;
+        live.engine.warnings.push(warning);
+        added = true;
+      }
+      live.showNewWarnings();
+    }
+    if (added) this.fire();
   }
 
   private watch(dir: string): void {
@@ -167,6 +198,7 @@ export class Projects implements vscode.Disposable {
     this.ticking = true;
     try {
       if (!this.watcher) this.watch(eventsDir(this.home));
+      this.warnAboutSkippedEntries();
       await Promise.all(this.lives.map((live) => this.tick(live)));
     } finally {
       this.ticking = false;

@@ -9,6 +9,7 @@ import { benchBreakdown } from './breakdown.bench';
 import { benchIngest } from './ingest.bench';
 import { benchMemory } from './memory.bench';
 import { benchRecorder } from './recorder.bench';
+import { benchRedaction } from './redaction.bench';
 import { benchRegistry } from './registry.bench';
 import { benchTranscripts } from './transcripts.bench';
 import { type BenchSection, formatTable } from './report';
@@ -24,6 +25,7 @@ const sizes = (option('sizes') ?? '10000,100000,1000000').split(',').map(Number)
 const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   ingest: () => benchIngest(sizes),
   recorder: () => benchRecorder(),
+  redaction: () => benchRedaction(),
   transcripts: () => benchTranscripts(),
   breakdown: () => benchBreakdown(),
   registry: () => benchRegistry(),

@@ -15,6 +15,7 @@ import {
 } from './eventLine';
 import { readCompleteLines } from './logChunks';
 import { type MemoryItem, analyseForMemory } from './memory/eventMemory';
+import { redactText } from './redact';
 import type { Router } from './routing';
 
 /** Row values of a chunk, flat (a few arrays of primitives cross between threads far faster than objects). */
@@ -44,8 +45,10 @@ export const REJECT_WIDTH = 4;
 /** The longest error or prompt text kept in a row; the event log keeps the whole payload. */
 const MAX_TEXT = 8_000;
 
+/** Redacted (again: a log written by an earlier recorder may hold what today's rules catch), then clipped. */
 function clip(text: string): string {
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+  const redacted = redactText(text).text;
+  return redacted.length > MAX_TEXT ? `${redacted.slice(0, MAX_TEXT)}…` : redacted;
 }
 
 function errorText(value: unknown): string | null {

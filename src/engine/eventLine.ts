@@ -1,4 +1,5 @@
 /** Parsing one line of the event log into a hook payload, or a reason it can't be one. */
+import { redactText, sliceSafe, unescapeJson } from './redact';
 
 /** The single key under which the recorder adds its own fields to an agent's payload. */
 export const RECORDER_KEY = '_cd';
@@ -69,11 +70,13 @@ export function parseEventLine(text: string): LineResult {
   return { ok: true, payload: value as EventPayload };
 }
 
-/** A short, plain-text excerpt of a rejected line for the user to recognise it. */
+/** A short, plain-text excerpt of a rejected line for the user to recognise it, its secrets redacted. */
 export function sampleOf(text: string, max = 160): string {
+  // Redacted as the JSON it may be, looking a little past the cut so that a secret straddling it is whole.
+  const start = redactText(unescapeJson(sliceSafe(text, max + 1024))).text;
   // Control characters (binary junk) are shown as U+FFFD so the sample stays readable.
   // eslint-disable-next-line no-control-regex
-  const clean = text.slice(0, max * 2).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '\ufffd');
+  const clean = start.slice(0, max * 2).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '\ufffd');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 

@@ -14,7 +14,15 @@
  * `kept`: characters kept, `reason`: length | nesting | line).
  */
 import { RECORDER_KEY } from '../engine/eventLine';
-import { type CutNote, cutMarker, joinPath, redactAndCut, redactValue, sliceSafe } from '../engine/redact';
+import {
+  type CutNote,
+  cutMarker,
+  joinPath,
+  redactAndCut,
+  redactValue,
+  sliceSafe,
+  unescapeJson,
+} from '../engine/redact';
 
 /** Longest string kept, in characters. */
 export const STRING_CAP = 64 * 1024;
@@ -24,6 +32,13 @@ export const LINE_CAP = 256 * 1024;
 export const UNPARSED_CAP = 4 * 1024;
 /** Larger input is not parsed (only its start is kept). */
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+/**
+ * Input with more JSON values than this is not parsed either: parsing costs memory per value, not per byte
+ * (30 MB of `{},` took 2.6 GB). Real payloads are a few large strings and far fewer values.
+ */
+export const MAX_VALUES = 200_000;
+/** In a record that could not keep the payload, each identifying field keeps at most this many characters. */
+const IDENTIFYING_CHARS = 1024;
 /** Hook payloads are shallow; deeper containers are kept as text (the ingester refuses nesting past 256). */
 export const MAX_DEPTH = 64;
 /** At most this many cuts are listed; the rest are counted in `_cd.cappedMore`. */
@@ -104,13 +119,54 @@ function isContainer(value: unknown): value is Record<string, unknown> | unknown
   return value !== null && typeof value === 'object';
 }
 
-function unparsedRecord(input: RecordInput, meta: RecorderMeta, error: string, text: string): Recorded {
-  const start = redactAndCut(text, UNPARSED_CAP);
+/** A record of input that can't be kept as the agent's payload: why, and the start of its text. */
+function unparsedRecord(
+  input: RecordInput,
+  meta: RecorderMeta,
+  error: string,
+  text: string,
+  fields: Record<string, unknown> = {},
+): Recorded {
+  const start = redactAndCut(unescapeJson(text), UNPARSED_CAP);
   meta.error = error;
   meta.inputBytes = input.totalBytes;
   if (text !== '') meta.unparsed = start.text;
   if (start.count > 0) meta.redactions = start.count;
-  return { line: `${JSON.stringify({ [RECORDER_KEY]: meta })}\n` };
+  return {
+    line: `${JSON.stringify({ ...fields, [RECORDER_KEY]: meta })}\n`,
+    event: typeof fields.hook_event_name === 'string' ? fields.hook_event_name : undefined,
+    cwd: typeof fields.cwd === 'string' ? fields.cwd : undefined,
+  };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether `data` holds more than `limit` JSON values (counting commas and openings outside strings), found
+ * without parsing: strings are skipped with indexOf, and the count stops at the limit.
+ */
+function hasMoreValues(data: Buffer, limit: number): boolean {
+  let count = 0;
+  for (let i = 0; i < data.length;) {
+    const quote = data.indexOf(QUOTE, i);
+    const end = quote < 0 ? data.length : quote;
+    for (; i < end; i++) {
+      const c = data[i];
+      if ((c === 0x2c || c === 0x7b || c === 0x5b) && ++count > limit) return true;
+    }
+    if (quote < 0) return false;
+    // The string ends at the next quote not escaped by an odd run of backslashes.
+    let close = quote;
+    let slashes: number;
+    do {
+      close = data.indexOf(QUOTE, close + 1);
+      if (close < 0) return false;
+      for (slashes = 0; data[close - 1 - slashes] === BACKSLASH; slashes++);
+    } while (slashes % 2 === 1);
+    i = close + 1;
+  }
+  return false;
 }
 
 /** Build the line to append for one hook invocation. Never throws on any input. */
@@ -128,6 +184,9 @@ export function buildRecord(input: RecordInput): Recorded {
       `input of ${input.totalBytes} bytes is over the ${MAX_INPUT_BYTES / 1024 / 1024} MiB limit: not parsed`,
       text,
     );
+  }
+  if (input.data.length > MAX_VALUES && hasMoreValues(input.data, MAX_VALUES)) {
+    return unparsedRecord(input, meta, `input has more than ${MAX_VALUES} JSON values: not parsed`, text);
   }
   if (text.trim() === '') return unparsedRecord(input, meta, 'empty input', text);
   let parsed: unknown;
@@ -166,11 +225,34 @@ export function buildRecord(input: RecordInput): Recorded {
     if (!cutLargest(payload, size - LINE_CAP, cuts)) break;
     line = compose();
   }
+  if (Buffer.byteLength(line, 'utf8') > LINE_CAP) {
+    // Thousands of small fields: no single cut helps. The event keeps what identifies it.
+    delete meta.capped;
+    delete meta.cappedMore;
+    return unparsedRecord(
+      input,
+      meta,
+      `payload does not fit the ${LINE_CAP / 1024} KiB line cap: only its identifying fields are kept`,
+      text,
+      identifyingFields(payload),
+    );
+  }
   return {
     line: `${line}\n`,
     event: typeof payload.hook_event_name === 'string' ? payload.hook_event_name : undefined,
     cwd: typeof payload.cwd === 'string' ? payload.cwd : undefined,
   };
+}
+
+function identifyingFields(payload: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(payload)) {
+    const value = payload[key];
+    if (!IDENTIFYING.has(key)) continue;
+    if (typeof value === 'string') fields[key] = sliceSafe(value, IDENTIFYING_CHARS);
+    else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
+  }
+  return fields;
 }
 
 /** Margin for the marker and for the estimate of how many characters make a given number of bytes. */

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { RECORDER_KEY, parseEventLine } from '../../src/engine/eventLine';
 import { ProjectEngine } from '../../src/engine/projectEngine';
 import { identifyProject } from '../../src/engine/projectIdentity';
-import { LINE_CAP, MAX_DEPTH, STRING_CAP, buildRecord } from '../../src/hook/record';
+import { LINE_CAP, MAX_DEPTH, MAX_VALUES, STRING_CAP, buildRecord } from '../../src/hook/record';
 import { MAX_CONTEXT_CHARS } from '../../src/hook/sessionContext';
 import { type Payload, allHookExamples, hookExample, tempWorkspace } from '../support/events';
 import { tsNodeArgs } from '../support/processes';
@@ -296,6 +296,19 @@ describe('recorder: hostile input', () => {
     assert.equal(result.events, 2);
   });
 
+  test('30 MB of `{}`: exit 0 within a 256 MB heap, and a capped marker instead of the payload', async () => {
+    const input = `{"hook_event_name":"PostToolUse","cwd":${JSON.stringify(ws.project)},"tool_response":[${'{},'.repeat(10_000_000)}{}]}`;
+    const run = await runHook(ws.home, input, {
+      env: { NODE_OPTIONS: '--max-old-space-size=256', CONTEXT_DECK_HOOK_STDIN_TIMEOUT_MS: '60000' },
+    });
+    assert.equal(run.code, 0, run.stderr.slice(0, 300));
+    const lines = logLines(ws.home);
+    assert.equal(lines.length, 1);
+    assert.match(String(cd(lines[0]).error), new RegExp(`more than ${MAX_VALUES} JSON values: not parsed`));
+    assert.equal(cd(lines[0]).inputBytes, Buffer.byteLength(input));
+    assert.ok(Buffer.byteLength(logText(ws.home)) <= LINE_CAP);
+  });
+
   test('stdin that never closes: gives up, records what arrived, exits 0', async () => {
     const started = Date.now();
     const partial = runHook(ws.home, JSON.stringify({ ...hookExample('Stop'), cwd: ws.project }), {
@@ -458,6 +471,25 @@ describe('buildRecord (in process)', () => {
     assert.equal(capped[0].path, 'tool_response.structuredPatch', 'the largest field is cut first');
     assert.equal(typeof (parsed.tool_response as Payload).structuredPatch, 'string');
     assert.equal((parsed.tool_input as Payload).file_path, '/w/a.ts');
+  });
+
+  test('thousands of small fields: the line keeps the cap and what identifies the event', () => {
+    const identifying = { hook_event_name: 'PostToolUse', session_id: 's', cwd: '/w', tool_name: 'Bash' };
+    const fields = (count: number) => {
+      const payload: Payload = { ...identifying };
+      for (let i = 0; i < count; i++) payload[`f${i}`] = i;
+      return payload;
+    };
+    const parsable = build(fields(150_000));
+    assert.ok(Buffer.byteLength(parsable.line) - 1 <= LINE_CAP, `line of ${parsable.line.length}`);
+    const kept = JSON.parse(parsable.line) as Payload;
+    assert.deepEqual({ ...kept, _cd: undefined }, { ...identifying, _cd: undefined });
+    assert.match(String(cd(kept).error), /line cap: only its identifying fields are kept/);
+    assert.deepEqual([parsable.event, parsable.cwd], ['PostToolUse', '/w'], 'still routed to its project');
+
+    const million = build(fields(1_000_000));
+    assert.ok(Buffer.byteLength(million.line) - 1 <= LINE_CAP, `line of ${million.line.length}`);
+    assert.match(String(cd(JSON.parse(million.line) as Payload).error), /JSON values: not parsed/);
   });
 
   test('nesting deeper than the bound becomes text; the line stays ingestible', () => {

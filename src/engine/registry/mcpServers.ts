@@ -1,5 +1,6 @@
 /** MCP server declarations in JSON config files, as one registry entry per server. */
 import type { JSONPath } from 'jsonc-parser';
+import { redactText } from '../redact';
 import type { JsonConfig, JsonMember } from './jsonConfig';
 import { clipDescription } from './markdownTools';
 import { serverEntryName } from './toolNames';
@@ -26,7 +27,8 @@ function describe(value: unknown, expand: (text: string) => string): string | un
   const command = typeof value.command === 'string' ? [value.command, ...args].join(' ') : undefined;
   const transport = typeof value.type === 'string' ? value.type : url ? 'http' : 'stdio';
   const target = url ?? command;
-  return clipDescription(target ? `${transport}: ${expand(target)}` : transport);
+  // Arguments and URLs may carry credentials (a database URL, `--api-key ...`): the description is shown.
+  return clipDescription(target ? redactText(`${transport}: ${expand(target)}`).text : transport);
 }
 
 /** The servers of the object at `jsonPath` (e.g. `mcpServers`, or `servers` in VS Code's file). */

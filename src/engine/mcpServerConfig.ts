@@ -51,7 +51,7 @@ export function installServer(home: string, distDir: string): { path: string; up
     if (current?.equals(bytes)) continue;
     // Rename over the old copy: a server starting now reads either version, never half of one.
     const temp = `${target}.tmp-${process.pid}`;
-    fs.writeFileSync(temp, bytes, { mode: name.endsWith('.js') ? 0o755 : 0o644 });
+    fs.writeFileSync(temp, bytes, { mode: 0o600 });
     fs.renameSync(temp, target);
     updated = true;
   }

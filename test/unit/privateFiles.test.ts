@@ -62,14 +62,17 @@ describe('private by default', () => {
     await run('cli', ['ingest', '--project', ws.project]);
 
     const expected = (name: string) => (fs.lstatSync(path.join(home(), name)).isDirectory() ? '700' : '600');
-    // The home alone already keeps everyone else out. Beside it, what the recorder, the recorder's install and
-    // the snapshot write; a settings backup keeps the mode of its settings file, inside the private backups/.
+    // The home alone already keeps everyone else out. Beside it, what the recorder, the recorder's install,
+    // the snapshot and the session context write; a settings backup keeps the mode of its settings file, inside the private backups/.
     const mine = listing(home()).filter(
       ([name]) =>
-        !name.startsWith('backups/') && (!name.startsWith('projects') || name.endsWith('db.sqlite')),
+        !name.startsWith('backups/') &&
+        (!name.startsWith('projects') || /(db\.sqlite|session-context\.md)$/.test(name)),
     );
     assert.ok(
-      mine.some(([name]) => name.startsWith('events/')) && mine.some(([name]) => name.endsWith('db.sqlite')),
+      mine.some(([name]) => name.startsWith('events/')) &&
+        mine.some(([name]) => name.endsWith('db.sqlite')) &&
+        mine.some(([name]) => name.endsWith('session-context.md')),
     );
     for (const [name, mode] of mine) assert.equal(mode.toString(8), expected(name), name);
     // What the extension does at start closes whatever else is left open.

@@ -147,7 +147,7 @@ export function writeSessionContext(engine: ProjectEngine, context: SessionConte
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(temp, context.text);
+  fs.writeFileSync(temp, context.text, { mode: 0o600 });
   fs.renameSync(temp, file);
   return true;
 }

@@ -34,7 +34,7 @@ export function writeAdviceState(home: string, projectId: string, state: AdviceS
   const file = adviceStatePath(home, projectId);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`);
+  fs.writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(temp, file);
 }
 

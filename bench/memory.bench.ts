@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { MEMORY_EVENTS, searchObservations } from '../src/engine/memory';
 import { derivedId } from '../src/engine/memory/ids';
-import { analyseForMemory } from '../src/engine/memory/eventMemory';
+import { analyseMemoryEvent } from '../src/engine/memory/eventMemory';
 import { ObservationWriter } from '../src/engine/memory/observationWriter';
 import {
   type ParsedQuery,
@@ -204,7 +204,7 @@ export async function benchMemory(): Promise<BenchSection> {
       const writer = new ObservationWriter(store);
       for (let i = chunk; i < Math.min(texts.length, chunk + 5000); i++) {
         const event = { hook_event_name: MEMORY_EVENTS.save, id: derivedId(String(i)), text: texts[i] };
-        const item = analyseForMemory(event, MEMORY_EVENTS.save);
+        const item = analyseMemoryEvent(event, MEMORY_EVENTS.save);
         if (item) writer.add(item, i + 1, `session-${Math.floor(i / 50)}`, base + i * 60_000);
       }
       writer.flush();

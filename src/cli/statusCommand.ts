@@ -1,3 +1,4 @@
+import { agentName } from '../shared/agents';
 import { formatBytes } from '../shared/formatBytes';
 import type { CliCommand } from './command';
 import { openProject } from './projectSession';
@@ -29,6 +30,10 @@ export const statusCommand: CliCommand = {
         const rows = [
           ['project', `${engine.identity.name} (${engine.identity.mainRoot})`],
           ['events', String(counts.events)],
+          ...Object.entries(counts.agents).map(([agent, events]) => [
+            `  ${agentName(agent)}`,
+            String(events),
+          ]),
           ['sessions', String(counts.sessions)],
           ['tool calls', `${counts.toolCalls} (${counts.toolFailures} failed)`],
           ['prompts', String(counts.prompts)],

@@ -14,19 +14,22 @@ import {
   toEpochMs,
 } from './eventLine';
 import { readCompleteLines } from './logChunks';
-import { type MemoryItem, analyseForMemory } from './memory/eventMemory';
+import { normalisePayload } from './agents/payloads';
+import type { AgentEvent, AgentId } from './agents/types';
+import { type MemoryItem, analyseAgentEvent, analyseMemoryEvent } from './memory/eventMemory';
+import { isMemoryEvent } from './memory/types';
 import { redactText } from './redact';
 import type { Router } from './routing';
 
 /** Row values of a chunk, flat (a few arrays of primitives cross between threads far faster than objects). */
 export interface ParsedChunk {
-  /** Per event routed here: offset, received_at, session_id, kind. Event ids are assigned by the writer. */
+  /** Per event routed here: offset, received_at, session_id, kind, agent. Event ids are assigned by the writer. */
   events: Array<number | string | null>;
   /** Per tool call: event index in the chunk, tool_use_id, session_id, tool_name, success, duration_ms, error, at. */
   toolCalls: Array<number | string | null>;
   /** Per prompt: event index, session_id, text, at. */
   prompts: Array<number | string | null>;
-  /** Per session met: id, started_at, last_event_at, ended_at, end_reason, model, source, transcript_path, cwd. */
+  /** Per session met: id, started_at, last_event_at, ended_at, end_reason, model, source, transcript_path, cwd, agent. */
   sessions: Array<number | string | null>;
   /** In event order. */
   memory: Array<{ event: number; sessionId: string | null; at: number; item: MemoryItem }>;
@@ -36,10 +39,10 @@ export interface ParsedChunk {
   foreign: number;
 }
 
-export const EVENT_WIDTH = 4;
+export const EVENT_WIDTH = 5;
 export const TOOL_CALL_WIDTH = 8;
 export const PROMPT_WIDTH = 4;
-export const SESSION_WIDTH = 9;
+export const SESSION_WIDTH = 10;
 export const REJECT_WIDTH = 4;
 
 /** The longest error or prompt text kept in a row; the event log keeps the whole payload. */
@@ -58,6 +61,7 @@ function errorText(value: unknown): string | null {
 
 /** Session facts gathered over one chunk and written once per session, not once per event. */
 interface SessionFacts {
+  agent: AgentId;
   first: number;
   last: number;
   endedAt?: number;
@@ -170,6 +174,7 @@ export function parseChunk(
       facts.source ?? null,
       facts.transcriptPath ?? null,
       facts.cwd ?? null,
+      facts.agent,
     );
   }
   return parsed;
@@ -182,63 +187,65 @@ function addEvent(
   offset: number,
   at: number,
 ): void {
-  const kind = stringField(payload, 'hook_event_name') ?? 'unknown';
-  const sessionId = stringField(payload, 'session_id') ?? null;
+  const name = stringField(payload, 'hook_event_name') ?? 'unknown';
   const event = parsed.events.length / EVENT_WIDTH;
-  parsed.events.push(offset, at, sessionId, kind);
-  if (sessionId) noteSession(sessions, sessionId, payload, kind, at);
+  if (isMemoryEvent(name)) {
+    // The memory's own writes: no agent's event, and no session's activity.
+    const sessionId = stringField(payload, 'session_id') ?? null;
+    parsed.events.push(offset, at, sessionId, name, null);
+    const item = analyseMemoryEvent(payload, name);
+    if (item) parsed.memory.push({ event, sessionId, at, item });
+    return;
+  }
+  const agentEvent = normalisePayload(payload, recorderFields(payload).agent);
+  const sessionId = agentEvent?.sessionId ?? null;
+  parsed.events.push(offset, at, sessionId, agentEvent?.name ?? name, agentEvent?.agent ?? null);
+  if (!agentEvent) return;
+  if (sessionId) noteSession(sessions, sessionId, agentEvent, at);
 
-  const item = analyseForMemory(payload, kind);
+  const item = analyseAgentEvent(agentEvent);
   if (item) parsed.memory.push({ event, sessionId, at, item });
 
-  switch (kind) {
-    case 'PostToolUse':
-    case 'PostToolUseFailure': {
-      const toolName = stringField(payload, 'tool_name');
-      if (!toolName) break;
-      const failed = kind === 'PostToolUseFailure';
-      const duration = payload.duration_ms;
+  const { tool } = agentEvent;
+  switch (agentEvent.kind) {
+    case 'tool-end':
+    case 'tool-failed': {
+      if (!tool) break;
+      const failed = agentEvent.kind === 'tool-failed' || tool.outcome?.failed === true;
       parsed.toolCalls.push(
         event,
-        stringField(payload, 'tool_use_id') ?? null,
+        tool.useId ?? null,
         sessionId,
-        toolName,
+        tool.name,
         failed ? 0 : 1,
-        typeof duration === 'number' && Number.isFinite(duration) ? Math.round(duration) : null,
-        failed ? errorText(payload.error) : null,
+        tool.outcome?.durationMs ?? null,
+        failed ? errorText(tool.outcome?.error) : null,
         at,
       );
       break;
     }
-    case 'UserPromptSubmit': {
-      const prompt = stringField(payload, 'prompt');
-      if (prompt !== undefined) parsed.prompts.push(event, sessionId, clip(prompt), at);
+    case 'prompt': {
+      if (agentEvent.prompt !== undefined) parsed.prompts.push(event, sessionId, clip(agentEvent.prompt), at);
       break;
     }
   }
 }
 
-function noteSession(
-  sessions: Map<string, SessionFacts>,
-  id: string,
-  payload: EventPayload,
-  kind: string,
-  at: number,
-): void {
+function noteSession(sessions: Map<string, SessionFacts>, id: string, event: AgentEvent, at: number): void {
   let facts = sessions.get(id);
   if (!facts) {
-    facts = { first: at, last: at };
+    facts = { agent: event.agent, first: at, last: at };
     sessions.set(id, facts);
   }
   facts.first = Math.min(facts.first, at);
   facts.last = Math.max(facts.last, at);
-  facts.transcriptPath ??= stringField(payload, 'transcript_path');
-  facts.cwd ??= stringField(payload, 'cwd');
-  if (kind === 'SessionStart') {
-    facts.model = stringField(payload, 'model') ?? facts.model;
-    facts.source ??= stringField(payload, 'source');
-  } else if (kind === 'SessionEnd') {
+  facts.transcriptPath ??= event.transcriptPath;
+  facts.cwd ??= event.cwd;
+  if (event.kind === 'session-start') {
+    facts.model = event.model ?? facts.model;
+    facts.source ??= event.source;
+  } else if (event.kind === 'session-end') {
     facts.endedAt = at;
-    facts.endReason = stringField(payload, 'reason') ?? facts.endReason;
+    facts.endReason = event.endReason ?? facts.endReason;
   }
 }

@@ -27,6 +27,7 @@ export class EventRowWriter {
       'received_at',
       'session_id',
       'kind',
+      'agent',
     ]);
     this.toolCalls = new BatchInsert(
       store,
@@ -48,6 +49,7 @@ export class EventRowWriter {
         'source',
         'transcript_path',
         'cwd',
+        'agent',
       ],
       'INSERT',
       `ON CONFLICT(id) DO UPDATE SET
@@ -58,7 +60,8 @@ export class EventRowWriter {
          model = coalesce(excluded.model, model),
          source = coalesce(source, excluded.source),
          transcript_path = coalesce(transcript_path, excluded.transcript_path),
-         cwd = coalesce(cwd, excluded.cwd)`,
+         cwd = coalesce(cwd, excluded.cwd),
+         agent = coalesce(agent, excluded.agent)`,
     );
     this.rejects = new BatchInsert(store, 'rejects', [
       'file_id',

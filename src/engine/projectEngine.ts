@@ -239,6 +239,13 @@ export class ProjectEngine {
       toolCalls: db.number('SELECT count(*) FROM tool_calls'),
       toolFailures: db.number('SELECT count(*) FROM tool_calls WHERE success = 0'),
       prompts: db.number('SELECT count(*) FROM prompts'),
+      agents: Object.fromEntries(
+        db
+          .all(
+            'SELECT agent, count(*) AS n FROM events WHERE agent IS NOT NULL GROUP BY agent ORDER BY agent',
+          )
+          .map((row) => [String(row.agent), Number(row.n)]),
+      ),
       dbBytes: this.snapshotBytes(),
     };
   }

@@ -173,6 +173,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE transcript_pending_tools ADD COLUMN input TEXT;
   `,
+  // More agents than Claude Code: each event and session says which agent it came from. Everything
+  // recorded before was read as Claude Code's.
+  `
+  ALTER TABLE events ADD COLUMN agent TEXT;
+  ALTER TABLE sessions ADD COLUMN agent TEXT;
+  UPDATE events SET agent = 'claude-code' WHERE kind NOT LIKE 'ContextDeck.%';
+  UPDATE sessions SET agent = 'claude-code';
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -18,11 +18,11 @@ const STDIN_TIMEOUT_MS = 3000;
 
 interface HookArgs {
   home?: string;
-  agent: string;
+  agent?: string;
 }
 
 function parseArgs(argv: string[]): HookArgs {
-  const args: HookArgs = { agent: 'claude-code' };
+  const args: HookArgs = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [name, inline] =
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   } catch (error) {
     note(error);
   }
-  if (record.event === 'SessionStart') {
+  if (record.kind === 'session-start') {
     // Loaded only here: project identity needs node:crypto, a few milliseconds no other event should pay.
     const { findSessionContext, sessionStartOutput } = await import('./sessionContext.js');
     const found = findSessionContext(home, record.cwd ?? process.cwd());

@@ -13,6 +13,8 @@
  * Every cut is listed in `_cd.capped` as `{path, bytes, kept, reason}` (`bytes`: the original UTF-8 size,
  * `kept`: characters kept, `reason`: length | nesting | line).
  */
+import { normalisePayload, recogniseAgent } from '../engine/agents/payloads';
+import type { AgentId, EventKind } from '../engine/agents/types';
 import { RECORDER_KEY } from '../engine/eventLine';
 import {
   type CutNote,
@@ -47,7 +49,9 @@ const MAX_CAP_NOTES = 50;
 /** Fields that identify an event: cut only when nothing else is left to cut. */
 const IDENTIFYING = new Set([
   'hook_event_name',
+  'hookEventName',
   'session_id',
+  'sessionId',
   'cwd',
   'transcript_path',
   'tool_name',
@@ -74,13 +78,15 @@ export interface RecordInput {
   /** Why stdin could not be read to its end, if it couldn't. */
   readError?: string;
   receivedAt: Date;
-  agent: string;
+  /** The agent the hook command names (`--agent`), if it names one: a hint where a payload is ambiguous. */
+  agent?: string;
   version: string;
 }
 
 export interface RecorderMeta {
   ts: string;
-  agent: string;
+  /** The agent recognised from the payload (else the hint), as ingest will read it. */
+  agent?: string;
   v: string;
   redactions?: number;
   capped?: CutNote[];
@@ -98,8 +104,11 @@ export interface RecorderMeta {
 export interface Recorded {
   /** The complete line, newline included. */
   line: string;
-  /** The hook event name when the payload was an object that had one. */
+  /** The agent's name for the event, when the payload was an object that had one. */
   event?: string;
+  /** What the event is, whichever agent sent it. */
+  kind?: EventKind;
+  agent?: AgentId;
   /** The payload's `cwd` when it had one. */
   cwd?: string;
 }
@@ -132,10 +141,13 @@ function unparsedRecord(
   meta.inputBytes = input.totalBytes;
   if (text !== '') meta.unparsed = start.text;
   if (start.count > 0) meta.redactions = start.count;
+  const event = normalisePayload(fields, input.agent);
   return {
     line: `${JSON.stringify({ ...fields, [RECORDER_KEY]: meta })}\n`,
-    event: typeof fields.hook_event_name === 'string' ? fields.hook_event_name : undefined,
-    cwd: typeof fields.cwd === 'string' ? fields.cwd : undefined,
+    event: event?.name,
+    kind: event?.kind,
+    agent: event?.agent,
+    cwd: event?.cwd ?? (typeof fields.cwd === 'string' ? fields.cwd : undefined),
   };
 }
 
@@ -172,6 +184,7 @@ function hasMoreValues(data: Buffer, limit: number): boolean {
 /** Build the line to append for one hook invocation. Never throws on any input. */
 export function buildRecord(input: RecordInput): Recorded {
   const meta: RecorderMeta = { ts: input.receivedAt.toISOString(), agent: input.agent, v: input.version };
+  if (meta.agent === undefined) delete meta.agent;
   if (input.timedOut) meta.timedOut = true;
   let text = input.data.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -209,6 +222,10 @@ export function buildRecord(input: RecordInput): Recorded {
   const redacted = redactValue(source, { maxStringLength: STRING_CAP, maxDepth: MAX_DEPTH });
   const payload = redacted.value;
   const cuts = redacted.cuts;
+  // Recognised now so that the line says which agent sent it; ingest recognises again, with newer adapters.
+  const event = normalisePayload(payload, input.agent);
+  meta.agent = recogniseAgent(payload, input.agent) ?? input.agent;
+  if (meta.agent === undefined) delete meta.agent;
   if (redacted.count > 0) meta.redactions = redacted.count;
 
   const compose = () => {
@@ -239,8 +256,10 @@ export function buildRecord(input: RecordInput): Recorded {
   }
   return {
     line: `${line}\n`,
-    event: typeof payload.hook_event_name === 'string' ? payload.hook_event_name : undefined,
-    cwd: typeof payload.cwd === 'string' ? payload.cwd : undefined,
+    event: event?.name,
+    kind: event?.kind,
+    agent: event?.agent,
+    cwd: event?.cwd ?? (typeof payload.cwd === 'string' ? payload.cwd : undefined),
   };
 }
 

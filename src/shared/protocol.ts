@@ -16,6 +16,8 @@ export interface IngestCounts {
   toolCalls: number;
   toolFailures: number;
   prompts: number;
+  /** Events per agent that sent them (`claude-code`, `vscode`, `codex`, `opencode`). */
+  agents: Record<string, number>;
   /** Size of the saved database snapshot in bytes (0 before the first save). */
   dbBytes: number;
 }

@@ -46,7 +46,16 @@ describe('ingestion', () => {
     assert.equal(result.events, 8);
     assert.deepEqual(
       { ...engine.counts(), dbBytes: 0 },
-      { events: 8, rejected: 0, sessions: 1, toolCalls: 4, toolFailures: 1, prompts: 2, dbBytes: 0 },
+      {
+        events: 8,
+        rejected: 0,
+        sessions: 1,
+        toolCalls: 4,
+        toolFailures: 1,
+        prompts: 2,
+        agents: { 'claude-code': 8 },
+        dbBytes: 0,
+      },
     );
     const session = engine.db.get('SELECT * FROM sessions WHERE id = ?', ['s1'])!;
     assert.equal(session.model, 'claude-sonnet-4-5');

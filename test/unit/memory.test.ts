@@ -18,7 +18,8 @@ import {
   timeline,
 } from '../../src/engine/memory';
 import { derivedId } from '../../src/engine/memory/ids';
-import { type MemoryItem, analyseForMemory } from '../../src/engine/memory/eventMemory';
+import { normalisePayload } from '../../src/engine/agents/payloads';
+import { type MemoryItem, analyseMemoryEvent } from '../../src/engine/memory/eventMemory';
 import { ObservationWriter } from '../../src/engine/memory/observationWriter';
 import { RANKED_CANDIDATES, matchExpression, parseQuery } from '../../src/engine/memory/search';
 import {
@@ -49,7 +50,8 @@ function summarise(
   state: SessionState = {},
 ): ObservationDraft | undefined {
   const payload: Payload = { ...hookExample(event), cwd: CWD, ...values };
-  const template = analyseEvent(payload, String(payload.hook_event_name));
+  const normalised = normalisePayload(payload);
+  const template = normalised && analyseEvent(normalised);
   return template && resolveDraft(template, state);
 }
 
@@ -59,7 +61,7 @@ function bash(command: string, response: Payload = { stdout: 'done', stderr: '' 
 
 /** What an explicit save event gives the writer. */
 function savedItem(fields: Payload): MemoryItem {
-  const item = analyseForMemory({ hook_event_name: MEMORY_EVENTS.save, ...fields }, MEMORY_EVENTS.save);
+  const item = analyseMemoryEvent({ hook_event_name: MEMORY_EVENTS.save, ...fields }, MEMORY_EVENTS.save);
   assert.ok(item);
   return item;
 }

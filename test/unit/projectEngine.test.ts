@@ -105,7 +105,16 @@ describe('snapshot', () => {
       await engine.ingest();
       assert.deepEqual(
         { ...engine.counts(), dbBytes: 0 },
-        { events: 12, rejected: 0, sessions: 4, toolCalls: 4, toolFailures: 0, prompts: 0, dbBytes: 0 },
+        {
+          events: 12,
+          rejected: 0,
+          sessions: 4,
+          toolCalls: 4,
+          toolFailures: 0,
+          prompts: 0,
+          agents: { 'claude-code': 12 },
+          dbBytes: 0,
+        },
       );
     });
   }

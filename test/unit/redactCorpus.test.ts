@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
 import { sampleOf } from '../../src/engine/eventLine';
-import { analyseForMemory } from '../../src/engine/memory/eventMemory';
+import { normalisePayload } from '../../src/engine/agents/payloads';
+import { analyseAgentEvent } from '../../src/engine/memory/eventMemory';
 import { redactValue } from '../../src/engine/redact';
 import {
   PLACEMENTS,
@@ -56,7 +57,8 @@ describe('redaction corpus', () => {
     for (const secret of SECRETS) {
       for (const placement of PLACEMENTS) {
         const stored = recorded(placement.payload(secret.text, secret.command ?? false));
-        const item = analyseForMemory(stored, String(stored.hook_event_name));
+        const event = normalisePayload(stored);
+        const item = event && analyseAgentEvent(event);
         const text = item && 'draft' in item ? item.draft.text : '';
         assert.deepEqual(leakedParts(text, secret.parts), [], `${secret.kind} in ${placement.name}: ${text}`);
       }

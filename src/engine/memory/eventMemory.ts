@@ -3,6 +3,7 @@
  * or restore of earlier ones. Pure data in and out, so it can run on a parse worker; the ObservationWriter
  * applies it in order on the thread that writes.
  */
+import type { AgentEvent } from '../agents/types';
 import type { EventPayload } from '../eventLine';
 import { redactText, sliceSafe } from '../redact';
 import { isObservationId } from './ids';
@@ -17,16 +18,15 @@ export type MemoryItem =
   /** `id` is set for explicit saves, which choose their id when written. */
   { draft: DraftTemplate; id?: string } | { forgotten: boolean; ids: string[] };
 
-export function analyseForMemory(payload: EventPayload, kind: string): MemoryItem | undefined {
+/** What an agent's event means for the memory. */
+export function analyseAgentEvent(event: AgentEvent): MemoryItem | undefined {
+  const draft = analyseEvent(event);
+  return draft && { draft };
+}
+
+/** What one of the memory's own events (a save, forget or restore) means for it. */
+export function analyseMemoryEvent(payload: EventPayload, kind: string): MemoryItem | undefined {
   switch (kind) {
-    case 'PostToolUse':
-    case 'PostToolUseFailure':
-    case 'UserPromptSubmit':
-    case 'PreCompact':
-    case 'SubagentStop': {
-      const draft = analyseEvent(payload, kind);
-      return draft && { draft };
-    }
     case MEMORY_EVENTS.save: {
       const draft = savedDraft(payload);
       return draft && { draft, ...(isObservationId(payload.id) ? { id: payload.id } : {}) };

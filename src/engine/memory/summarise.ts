@@ -1,12 +1,12 @@
 /**
  * The rule-based summariser: which hook events are worth remembering, as one short line each, and of which
- * seed-001 type. Two steps: `analyseEvent`, a pure function of the payload holding all the costly work
+ * seed-001 type. Two steps: `analyseEvent`, a pure function of the (neutral) event holding all the costly work
  * (rules, redaction), which may run on a parse worker; then `resolveDraft`, which applies a little
  * per-session state on the thread that writes. Reads (Read, Grep, Glob...) and navigation commands are
  * context, not observations.
  */
 import * as path from 'node:path';
-import { type EventPayload, stringField } from '../eventLine';
+import type { AgentEvent, ToolCall, ToolInput, ToolOutcome } from '../agents/types';
 import { cleanPiece, oneLine } from './text';
 import type { ObservationSource, ObservationType } from './types';
 
@@ -91,16 +91,6 @@ function promptType(prompt: string): ObservationType {
 const SENSITIVE_PATH =
   /(^|[\\/])\.env($|\.)|\.(pem|key|p12|pfx|keystore)$|(^|[\\/])id_(rsa|dsa|ecdsa|ed25519)|credentials|secrets?($|[\\/.])/i;
 
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
 function displayPath(file: string, cwd: string | undefined): string {
   if (cwd && path.isAbsolute(file)) {
     const relative = path.relative(cwd, file);
@@ -134,30 +124,30 @@ export function resolveDraft(template: DraftTemplate, session: SessionState): Ob
   return draft;
 }
 
-/** What an event would be remembered as, from its payload alone (the costly half of summarising). */
-export function analyseEvent(payload: EventPayload, kind: string): DraftTemplate | undefined {
-  const agentType = stringField(payload, 'agent_type') ?? 'main';
+/** What an event would be remembered as, from the event alone (the costly half of summarising). */
+export function analyseEvent(event: AgentEvent): DraftTemplate | undefined {
+  const agentType = event.agentType ?? 'main';
   const draft = (type: ObservationType, source: ObservationSource, line: string): ObservationDraft => ({
     type,
     source,
     text: line,
     agentType,
   });
-  switch (kind) {
-    case 'PostToolUse':
-    case 'PostToolUseFailure':
-      return toolObservation(payload, kind === 'PostToolUseFailure', agentType);
-    case 'UserPromptSubmit': {
-      const prompt = text(payload.prompt) ?? '';
+  switch (event.kind) {
+    case 'tool-end':
+    case 'tool-failed':
+      return event.tool && toolObservation(event.tool, event.kind === 'tool-failed', event.cwd, agentType);
+    case 'prompt': {
+      const prompt = event.prompt ?? '';
       // "yes", "go on", "/clear": steering, not something to remember.
       if (oneLine(prompt).split(' ').length < 3) return undefined;
       const line = cleanPiece(prompt, 300);
       const type = promptType(line);
       return { ...draft(type, 'prompt', `Asked: ${line}`), intent: type };
     }
-    case 'PreCompact': {
-      const instructions = cleanPiece(text(payload.custom_instructions) ?? '', 300);
-      return stringField(payload, 'trigger') === 'auto'
+    case 'compact': {
+      const instructions = cleanPiece(event.instructions ?? '', 300);
+      return event.trigger === 'auto'
         ? draft('warning', 'compaction', 'Context filled up and was compacted automatically')
         : draft(
             'decision',
@@ -165,8 +155,8 @@ export function analyseEvent(payload: EventPayload, kind: string): DraftTemplate
             `Context compacted on request${instructions ? `: ${instructions}` : ''}`,
           );
     }
-    case 'SubagentStop': {
-      const message = cleanPiece(text(payload.last_assistant_message) ?? '', 400);
+    case 'subagent-stop': {
+      const message = cleanPiece(event.message ?? '', 400);
       if (!message) return undefined;
       return draft(
         classifyText(message, 'discovery'),
@@ -180,35 +170,33 @@ export function analyseEvent(payload: EventPayload, kind: string): DraftTemplate
 }
 
 function toolObservation(
-  payload: EventPayload,
+  call: ToolCall,
   failed: boolean,
+  cwd: string | undefined,
   agentType: string,
 ): DraftTemplate | undefined {
-  const tool = stringField(payload, 'tool_name');
-  if (!tool || payload.is_interrupt === true) return undefined;
-  const input = record(payload.tool_input);
-  const cwd = stringField(payload, 'cwd');
-  if (tool === 'Bash') return commandObservation(payload, input, failed, agentType);
+  const outcome = call.outcome ?? { failed };
+  if (outcome.interrupted) return undefined;
+  const { input } = call;
+  if (call.kind === 'shell') return commandObservation(input, outcome, agentType);
   if (failed) {
-    const target = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path) ?? text(input.url);
+    const target = input.path ?? input.url;
     const where = target ? ` on ${cleanPiece(displayPath(target, cwd), 160)}` : '';
     return {
       type: 'problem',
       source: 'error',
-      text: `${tool} failed${where}: ${detailLine(errorText(payload.error), 'error')}`,
+      text: `${call.name} failed${where}: ${detailLine(outcome.error ?? '', 'error')}`,
       agentType,
     };
   }
-  switch (tool) {
-    case 'Write':
-    case 'Edit':
-    case 'MultiEdit':
-    case 'NotebookEdit':
-      return changeObservation(tool, input, record(payload.tool_response), cwd, agentType);
-    case 'WebFetch': {
-      const url = text(input.url);
+  switch (call.kind) {
+    case 'write':
+    case 'edit':
+      return changeObservation(call, outcome, cwd, agentType);
+    case 'fetch': {
+      const url = input.url;
       if (!url) return undefined;
-      const prompt = cleanPiece(text(input.prompt) ?? '', 160);
+      const prompt = cleanPiece(input.prompt ?? '', 160);
       return {
         type: 'discovery',
         source: 'reference',
@@ -216,8 +204,8 @@ function toolObservation(
         agentType,
       };
     }
-    case 'WebSearch': {
-      const query = cleanPiece(text(input.query) ?? '', 200);
+    case 'web-search': {
+      const query = cleanPiece(input.query ?? '', 200);
       return query
         ? { type: 'discovery', source: 'reference', text: `Searched the web for: ${query}`, agentType }
         : undefined;
@@ -228,13 +216,13 @@ function toolObservation(
 }
 
 function changeObservation(
-  tool: string,
-  input: Record<string, unknown>,
-  response: Record<string, unknown>,
+  call: ToolCall,
+  outcome: ToolOutcome,
   cwd: string | undefined,
   agentType: string,
 ): DraftTemplate | undefined {
-  const file = text(input.file_path) ?? text(input.notebook_path);
+  const { input } = call;
+  const file = input.path;
   if (!file) return undefined;
   const shown = cleanPiece(displayPath(file, cwd), 200);
   const sensitive = SENSITIVE_PATH.test(file);
@@ -257,22 +245,21 @@ function changeObservation(
     text: `Created ${shown}${lines(content)}`,
     agentType,
   });
-  if (tool === 'Write') {
-    const content = text(input.content);
-    return response.type === 'update' ? edit(`Rewrote ${shown}${lines(content)}`) : created(content);
+  if (call.kind === 'write') {
+    return outcome.created === false
+      ? edit(`Rewrote ${shown}${lines(input.content)}`)
+      : created(input.content);
   }
-  if (tool === 'NotebookEdit') return edit(`Modified notebook ${shown}`);
-  const edits = tool === 'MultiEdit' && Array.isArray(input.edits) ? input.edits.map(record) : [input];
+  if (input.notebook) return edit(`Modified notebook ${shown}`);
+  const edits = input.edits ?? [];
   const first = edits[0] ?? {};
-  const before = text(first.old_string);
-  const after = text(first.new_string);
-  // Edit and MultiEdit create a file when the first replacement's old text is empty.
-  if (before === '') return created(after);
+  // An edit creates a file when the first replacement's old text is empty.
+  if (first.before === '' || (edits.length === 0 && outcome.created === true)) return created(first.after);
   const count = edits.length > 1 ? ` ${edits.length} edits,` : '';
   return edit(
-    sensitive || before === undefined || after === undefined
+    sensitive || first.before === undefined || first.after === undefined
       ? `Modified ${shown}${sensitive ? ' (content not recorded)' : ''}`
-      : `Modified ${shown}:${count} replaced "${cleanPiece(before, 80)}" with "${cleanPiece(after, 80)}"`,
+      : `Modified ${shown}:${count} replaced "${cleanPiece(first.before, 80)}" with "${cleanPiece(first.after, 80)}"`,
   );
 }
 
@@ -325,18 +312,6 @@ export function commandKind(command: string): CommandKind | undefined {
   return 'other';
 }
 
-function errorText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  return JSON.stringify(value);
-}
-
-function outputText(response: unknown): string {
-  if (typeof response === 'string') return response;
-  const fields = record(response);
-  return [fields.stdout, fields.stderr, fields.output].filter((v) => typeof v === 'string').join('\n');
-}
-
 /**
  * The line of an output that says the most: for checks the last summary-like line (runners print their
  * totals last), for errors the first line naming the error rather than "Exit code 1".
@@ -360,21 +335,17 @@ function detailLine(output: string, want: 'summary' | 'error' | 'first'): string
 }
 
 function commandObservation(
-  payload: EventPayload,
-  input: Record<string, unknown>,
-  failed: boolean,
+  input: ToolInput,
+  outcome: ToolOutcome,
   agentType: string,
 ): DraftTemplate | undefined {
-  const command = text(input.command);
+  const command = input.command;
   if (!command) return undefined;
   const kind = commandKind(command);
   if (!kind) return undefined;
-  const response = record(payload.tool_response);
-  if (response.interrupted === true) return undefined;
-  const exitCode = [response.exitCode, response.exit_code, response.returnCode].find(
-    (v): v is number => typeof v === 'number',
-  );
-  const output = failed ? errorText(payload.error) : outputText(payload.tool_response);
+  const failed = outcome.failed;
+  const exitCode = outcome.exitCode;
+  const output = (failed ? outcome.error : outcome.output) ?? '';
   const shown = cleanPiece(command, 120);
   const dash = (detail: string) => (detail ? ` — ${detail}` : '');
   const make = (type: ObservationType, line: string): ObservationDraft => ({

@@ -43,5 +43,10 @@ export const MEMORY_EVENTS = {
   restore: 'ContextDeck.MemoryRestore',
 } as const;
 
+/** One of the memory's own events rather than an agent's. */
+export function isMemoryEvent(name: string): boolean {
+  return name.startsWith('ContextDeck.');
+}
+
 /** Who asked for a memory write, kept in the event for the record. */
 export type MemoryOrigin = 'cli' | 'mcp' | 'vscode';

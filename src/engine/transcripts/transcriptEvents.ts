@@ -4,8 +4,9 @@
  * PostToolUseFailure), a prompt a UserPromptSubmit, a `compact_boundary` a PreCompact, and the result of a
  * subagent's Task also that subagent's SubagentStop.
  */
+import { claudePayloads } from '../agents/claudeCode/payload';
 import type { EventPayload } from '../eventLine';
-import { type MemoryItem, analyseForMemory } from '../memory/eventMemory';
+import { type MemoryItem, analyseAgentEvent } from '../memory/eventMemory';
 import { type Json, type ToolResult, contentText } from './transcriptLine';
 
 /** What every hook payload of the session carries. */
@@ -20,6 +21,12 @@ const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 const INTERRUPTED = '[Request interrupted by user';
 /** Newer versions end a subagent's result with its id (for resuming it); SubagentStop has no such line. */
 const AGENT_ID_LINE = /\s*\bagent_?[Ii]d: \S+[^\n]*\s*$/;
+
+/** The hook payload a line stands for, remembered as the hook event would be. */
+function analyseForMemory(payload: EventPayload, hookEventName: string): MemoryItem | undefined {
+  const event = claudePayloads.normalise({ ...payload, hook_event_name: hookEventName });
+  return event && analyseAgentEvent(event);
+}
 
 function present(items: Array<MemoryItem | undefined>): MemoryItem[] {
   return items.filter((item): item is MemoryItem => item !== undefined);

@@ -228,14 +228,15 @@ export class TranscriptRowWriter {
     for (const [id, facts] of this.sessions) {
       if (!this.store.get('SELECT 1 AS found FROM sessions WHERE id = ?', [id])) counts.sessions++;
       this.store.run(
-        `INSERT INTO sessions (id, started_at, last_event_at, model, transcript_path, cwd)
-         VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO sessions (id, started_at, last_event_at, model, transcript_path, cwd, agent)
+         VALUES (?, ?, ?, ?, ?, ?, 'claude-code')
          ON CONFLICT(id) DO UPDATE SET
            started_at = min(started_at, excluded.started_at),
            last_event_at = max(last_event_at, excluded.last_event_at),
            model = coalesce(excluded.model, model),
            transcript_path = coalesce(transcript_path, excluded.transcript_path),
-           cwd = coalesce(cwd, excluded.cwd)`,
+           cwd = coalesce(cwd, excluded.cwd),
+           agent = coalesce(agent, excluded.agent)`,
         [id, facts.first, facts.last, facts.model ?? null, facts.transcriptPath ?? null, facts.cwd ?? null],
       );
     }

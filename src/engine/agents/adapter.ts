@@ -1,0 +1,111 @@
+/**
+ * What an agent adapter provides. Each agent's folder (`agents/<agent>/`) implements the parts its agent
+ * has; the engine reaches them through `agents/index.ts`, never by importing an agent's folder itself.
+ */
+import type { EventPayload } from '../eventLine';
+import type { AgentEvent, AgentId, ToolCall } from './types';
+
+/** Reads the agent's hook payloads. Cheap and dependency-light: the recorder runs it on every hook call. */
+export interface PayloadReader {
+  /** How sure it is that the payload is this agent's: 0 not at all, 1 a guess, 2 certain. */
+  recognise(payload: EventPayload): number;
+  /** The payload in neutral form; undefined for payloads of no event this adapter knows. */
+  normalise(payload: EventPayload): AgentEvent | undefined;
+}
+
+/** The text of a settings file before and after a change; `after` undefined means the file is removed. */
+export interface SettingsPlan {
+  file: string;
+  before: string | undefined;
+  after: string | undefined;
+  /** One line per change, for the confirmation shown before writing. */
+  changes: string[];
+}
+
+/**
+ * Installs the recorder in the agent's own settings. Connecting then disconnecting leaves every file as it
+ * was, byte for byte (a file that connecting created is removed again).
+ */
+export interface HookInstaller<Scope extends string = string> {
+  scopes: readonly Scope[];
+  /** One line saying who a scope is for, for the Connect picker. */
+  describeScope(scope: Scope): string;
+  settingsPath(scope: Scope, projectRoot: string, userHome: string): string;
+  planConnect(file: string, before: string | undefined, command: string): SettingsPlan;
+  planDisconnect(file: string, before: string | undefined): SettingsPlan;
+  isConnected(file: string, text: string | undefined): boolean;
+}
+
+/**
+ * One fact read from an agent's session file, in neutral form, in file order. Keys make re-reading a file
+ * (or a forked copy of it) count each prompt and tool call once.
+ */
+export type SessionItem =
+  | {
+      type: 'session';
+      sessionId: string;
+      at: number;
+      cwd?: string;
+      model?: string;
+      /** The agent (opencode: plan, build; a subagent's type) the session runs as. */
+      agentType?: string;
+      /** The session this one was forked from or continues. */
+      parentSessionId?: string;
+    }
+  | { type: 'prompt'; sessionId: string; at: number; key: string; text: string }
+  | { type: 'tool'; sessionId: string; at: number; call: ToolCall & { useId: string } }
+  | {
+      type: 'usage';
+      sessionId: string;
+      at: number;
+      /** Tokens in the context after this turn (what the gauge shows). */
+      contextTokens: number;
+      /** The model's context window, where the file says it. */
+      contextWindow?: number;
+      model?: string;
+    }
+  | { type: 'compact'; sessionId: string; at: number; trigger?: string };
+
+/** Finds and reads the agent's session files. */
+export interface SessionFiles {
+  /** Session files under the agent's data folders that may belong to `projectRoot`, newest last. */
+  find(projectRoot: string, env: NodeJS.ProcessEnv): string[];
+  /** Whether a file's first lines (or bytes) are this agent's session format. */
+  recognise(head: string): boolean;
+  /** Everything the file says, in order; bad lines are skipped and counted. */
+  read(file: string): { items: SessionItem[]; skipped: number };
+}
+
+/** An MCP server the agent's config declares. */
+export interface DeclaredServer {
+  name: string;
+  /** The declaring file and 1-based line, to open it there. */
+  file: string;
+  line: number;
+  scope: 'global' | 'project';
+  /** "stdio: npx -y server" or "http: https://…", credentials redacted. */
+  description?: string;
+  disabled: boolean;
+}
+
+export interface ToolConfig {
+  /** The config files that declare the agent's MCP servers, for watching. */
+  files(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): string[];
+  /** Servers declared in those files; problems (a file that does not parse) are reported, not thrown. */
+  servers(
+    projectRoot: string,
+    userHome: string,
+    env: NodeJS.ProcessEnv,
+  ): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string }> };
+  /** The name the agent gives tool `tool` of server `server` in its events. */
+  mcpToolName(server: string, tool: string): string;
+}
+
+export interface AgentAdapter {
+  id: AgentId;
+  displayName: string;
+  payloads: PayloadReader;
+  hooks?: HookInstaller;
+  sessions?: SessionFiles;
+  tools?: ToolConfig;
+}

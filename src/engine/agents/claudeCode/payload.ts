@@ -1,0 +1,163 @@
+/**
+ * Claude Code's hook payloads (docs: code.claude.com/docs/en/hooks): snake_case fields, `hook_event_name`,
+ * `session_id`, `tool_input` in the tool's own argument names. Codex CLI sends the same shape, so a
+ * payload of this shape alone is only a guess (1); Codex's own marks make it certain there.
+ */
+import { type EventPayload, stringField } from '../../eventLine';
+import type { PayloadReader } from '../adapter';
+import { type AgentEvent, type EventKind, type ToolCall, type ToolInput, type ToolOutcome } from '../types';
+import { claudeMcpServer, claudeToolKind } from './toolKinds';
+
+const EVENT_KINDS: Readonly<Record<string, EventKind>> = {
+  SessionStart: 'session-start',
+  SessionEnd: 'session-end',
+  UserPromptSubmit: 'prompt',
+  PreToolUse: 'tool-start',
+  PostToolUse: 'tool-end',
+  PostToolUseFailure: 'tool-failed',
+  PreCompact: 'compact',
+  Stop: 'stop',
+  SubagentStop: 'subagent-stop',
+};
+
+type Json = Record<string, unknown>;
+
+function record(value: unknown): Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function errorText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The arguments of a Claude Code tool call, by the names its built-in tools use. */
+export function claudeToolInput(name: string, input: Json): ToolInput {
+  const result: ToolInput = {};
+  const file = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path);
+  if (file !== undefined) result.path = file;
+  if (input.notebook_path !== undefined) result.notebook = true;
+  if (typeof input.command === 'string') result.command = input.command;
+  if (typeof input.url === 'string') result.url = input.url;
+  const query = text(input.query) ?? text(input.pattern);
+  if (query !== undefined) result.query = query;
+  const prompt = text(input.prompt);
+  if (prompt !== undefined) result.prompt = prompt;
+  if (typeof input.content === 'string') result.content = input.content;
+  if (typeof input.subagent_type === 'string') result.subagentType = input.subagent_type;
+  if (name === 'MultiEdit' && Array.isArray(input.edits)) {
+    result.edits = input.edits.map(record).map((edit) => ({
+      before: text(edit.old_string),
+      after: text(edit.new_string),
+    }));
+  } else if (input.old_string !== undefined || input.new_string !== undefined) {
+    result.edits = [{ before: text(input.old_string), after: text(input.new_string) }];
+  }
+  return result;
+}
+
+function outputText(response: unknown): string | undefined {
+  if (typeof response === 'string') return response;
+  const fields = record(response);
+  const parts = [fields.stdout, fields.stderr, fields.output].filter((v) => typeof v === 'string');
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}
+
+/** How a finished call went, from `tool_response` (or `error` of a failure). */
+export function claudeToolOutcome(
+  response: unknown,
+  failure: { failed: boolean; error?: unknown; interrupted?: boolean; durationMs?: unknown },
+): ToolOutcome {
+  const fields = record(response);
+  const outcome: ToolOutcome = { failed: failure.failed };
+  if (failure.interrupted === true || fields.interrupted === true) outcome.interrupted = true;
+  // A Write reports whether it made the file (`create`) or replaced one (`update`).
+  if (fields.type === 'create') outcome.created = true;
+  else if (fields.type === 'update') outcome.created = false;
+  const exitCode = [fields.exitCode, fields.exit_code, fields.returnCode].find(
+    (value): value is number => typeof value === 'number',
+  );
+  if (exitCode !== undefined) outcome.exitCode = exitCode;
+  const output = outputText(response);
+  if (output !== undefined) outcome.output = output;
+  const error = errorText(failure.error);
+  if (error !== undefined) outcome.error = error;
+  if (typeof failure.durationMs === 'number' && Number.isFinite(failure.durationMs))
+    outcome.durationMs = Math.round(failure.durationMs);
+  return outcome;
+}
+
+function toolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined {
+  const name = stringField(payload, 'tool_name');
+  if (!name) return undefined;
+  const call: ToolCall = {
+    name,
+    kind: claudeToolKind(name),
+    input: claudeToolInput(name, record(payload.tool_input)),
+  };
+  const server = claudeMcpServer(name);
+  if (server !== undefined) call.server = server;
+  const useId = stringField(payload, 'tool_use_id');
+  if (useId !== undefined) call.useId = useId;
+  if (kind === 'tool-end' || kind === 'tool-failed') {
+    call.outcome = claudeToolOutcome(payload.tool_response, {
+      failed: kind === 'tool-failed',
+      error: payload.error,
+      interrupted: payload.is_interrupt === true,
+      durationMs: payload.duration_ms,
+    });
+  }
+  return call;
+}
+
+/** A payload in Claude Code's shape, whichever agent sent it (Codex CLI shares it). */
+export function normaliseClaudeShaped(
+  payload: EventPayload,
+  agent: AgentEvent['agent'],
+): AgentEvent | undefined {
+  const name = stringField(payload, 'hook_event_name');
+  if (name === undefined) return undefined;
+  const kind = EVENT_KINDS[name] ?? 'other';
+  const event: AgentEvent = { agent, kind, name };
+  const set = <K extends keyof AgentEvent>(key: K, value: AgentEvent[K] | undefined) => {
+    if (value !== undefined) event[key] = value;
+  };
+  set('sessionId', stringField(payload, 'session_id'));
+  set('cwd', stringField(payload, 'cwd'));
+  set('transcriptPath', stringField(payload, 'transcript_path'));
+  set('model', stringField(payload, 'model'));
+  set('agentType', stringField(payload, 'agent_type'));
+  switch (kind) {
+    case 'session-start':
+      set('source', stringField(payload, 'source'));
+      break;
+    case 'session-end':
+      set('endReason', stringField(payload, 'reason'));
+      break;
+    case 'prompt':
+      set('prompt', stringField(payload, 'prompt'));
+      break;
+    case 'tool-start':
+    case 'tool-end':
+    case 'tool-failed':
+      set('tool', toolCall(payload, kind));
+      break;
+    case 'compact':
+      set('trigger', stringField(payload, 'trigger'));
+      set('instructions', stringField(payload, 'custom_instructions'));
+      break;
+    case 'subagent-stop':
+      set('message', stringField(payload, 'last_assistant_message'));
+      break;
+  }
+  return event;
+}
+
+export const claudePayloads: PayloadReader = {
+  recognise: (payload) => (typeof payload.hook_event_name === 'string' ? 1 : 0),
+  normalise: (payload) => normaliseClaudeShaped(payload, 'claude-code'),
+};

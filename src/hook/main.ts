@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import { version } from '../../package.json';
 import { appendEventLine } from '../engine/eventLog';
 import { resolveHome } from '../engine/paths';
+import { claimEvent } from './duplicates';
 import { MAX_INPUT_BYTES, buildRecord } from './record';
 import { readStdin } from './stdin';
 
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
     agent: args.agent,
     version,
   });
+  // A copy of an event another recorder process has claimed: recorded (and answered) once already.
+  if (record.duplicateKey !== undefined && !claimEvent(home, record.duplicateKey)) return;
   try {
     appendEventLine(home, record.line, receivedAt);
   } catch (error) {

@@ -16,6 +16,7 @@
 import { normalisePayload, recogniseAgent } from '../engine/agents/payloads';
 import type { AgentId, EventKind } from '../engine/agents/types';
 import { RECORDER_KEY } from '../engine/eventLine';
+import { eventKey } from './duplicates';
 import {
   type CutNote,
   cutMarker,
@@ -111,6 +112,8 @@ export interface Recorded {
   agent?: AgentId;
   /** The payload's `cwd` when it had one. */
   cwd?: string;
+  /** What tells copies of this event apart from other events, for agents that may run our hook twice. */
+  duplicateKey?: string;
 }
 
 function describe(value: unknown): string {
@@ -260,6 +263,7 @@ export function buildRecord(input: RecordInput): Recorded {
     kind: event?.kind,
     agent: event?.agent,
     cwd: event?.cwd ?? (typeof payload.cwd === 'string' ? payload.cwd : undefined),
+    duplicateKey: event?.agent === 'vscode' ? eventKey(payload) : undefined,
   };
 }
 

@@ -6,9 +6,13 @@ import type { EventPayload } from '../eventLine';
 import type { PayloadReader } from './adapter';
 import { claudePayloads } from './claudeCode/payload';
 import { type AgentEvent, type AgentId, isAgentId } from './types';
+import { vscodePayloads } from './vscode/payload';
 
 /** Most specific first: on a tie the earlier reader wins, and Claude Code's shape is shared by others. */
-const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [['claude-code', claudePayloads]];
+const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [
+  ['vscode', vscodePayloads],
+  ['claude-code', claudePayloads],
+];
 
 /**
  * The agent a payload is from: the reader most certain of it, the recorder's tag (`hint`, from a line's

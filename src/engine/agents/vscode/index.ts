@@ -1,0 +1,29 @@
+/**
+ * VS Code's own agent: Copilot Chat's agent in VS Code, which VS Code's docs call the "Local" agent (the Local
+ * harness, running in the extension host), as opposed to the Copilot, Claude and Codex harnesses it hosts.
+ */
+import type { AgentAdapter } from '../adapter';
+import { vscodeHooks } from './hookFiles';
+import { vscodePayloads } from './payload';
+
+export const vscodeAdapter: AgentAdapter = {
+  id: 'vscode',
+  displayName: 'VS Code agent',
+  payloads: vscodePayloads,
+  hooks: vscodeHooks,
+};
+
+export { vscodePayloads, recogniseVscodePayload, normaliseVscodePayload } from './payload';
+export { vscodeToolInput, vscodeToolOutcome } from './payload';
+export { vscodeToolKind, vscodeMcpPrefix, vscodeMcpToolName } from './toolKinds';
+export {
+  VSCODE_HOOK_SCOPES,
+  VSCODE_RECORDED_EVENTS,
+  type VscodeHookScope,
+  isVscodeRecorderCommand,
+  planVscodeConnect,
+  planVscodeDisconnect,
+  vscodeHookPath,
+  vscodeHookState,
+  vscodeHooks,
+} from './hookFiles';

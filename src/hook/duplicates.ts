@@ -1,0 +1,71 @@
+/**
+ * VS Code's agent runs the hooks of every file it reads one after the other, with no de-duplication: a user
+ * connected through `.github/hooks/` and `.claude/settings.json` would have each event recorded twice. Each
+ * copy receives the same input, stamped with the same `timestamp`, so the first recorder to claim the
+ * event's key records it and the others drop their copy. Claude Code runs identical commands once itself.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PRIVATE_FILE_MODE, makePrivateDir } from '../engine/privateFiles';
+
+/** Claims older than this are swept away (the copies of one event arrive within the hook timeout). */
+const KEEP_CLAIMS_MS = 10 * 60_000;
+
+/** A 53-bit string hash (cyrb53): enough to tell recent events apart, without loading node:crypto. */
+function digest(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
+}
+
+/** The key of one event as the agent stamped it; undefined when it carries no timestamp to tell copies by. */
+export function eventKey(payload: Record<string, unknown>): string | undefined {
+  const { timestamp } = payload;
+  if (typeof timestamp !== 'string') return undefined;
+  return [
+    timestamp,
+    payload.session_id ?? payload.sessionId,
+    payload.hook_event_name ?? payload.hookEventName,
+    payload.tool_use_id ?? '',
+  ].join('\u0000');
+}
+
+function claimsDir(home: string): string {
+  return path.join(home, 'claims');
+}
+
+/** True when this process is the first to record the event; false for a copy. Never throws. */
+export function claimEvent(home: string, key: string, now = Date.now()): boolean {
+  const dir = claimsDir(home);
+  const file = path.join(dir, digest(key));
+  try {
+    makePrivateDir(dir);
+    fs.closeSync(fs.openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch (error) {
+    // Claimed already: a copy. Any other failure must not cost the event.
+    return (error as NodeJS.ErrnoException).code !== 'EEXIST';
+  }
+  if (file.endsWith('0')) sweep(dir, now);
+  return true;
+}
+
+/** Remove old claims, now and then (one claim in sixteen sweeps). */
+function sweep(dir: string, now: number): void {
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      const file = path.join(dir, name);
+      if (now - fs.statSync(file).mtimeMs > KEEP_CLAIMS_MS) fs.unlinkSync(file);
+    }
+  } catch {
+    // Another recorder swept first.
+  }
+}

@@ -139,10 +139,6 @@ export function readSettingsText(file: string): string | undefined {
   }
 }
 
-/**
- * Where the previous version of `file` is kept: under Context Deck's home (never in `.claude/`, which is
- * often committed), or beside the file for callers that don't pass the home.
- */
 /** Backups live under Context Deck's home, never beside the file: `.claude/` is the agent's (and git's). */
 export function settingsBackupPath(file: string, now: number, home: string): string {
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
@@ -182,18 +178,33 @@ function replaceAtomically(target: string, text: string, mode: number | undefine
   }
 }
 
+/** Remove a file that connecting created (its backup kept, as for any change); returns the backup. */
+function removeWithBackup(file: string, home: string, now: number): string | undefined {
+  const backup = settingsBackupPath(file, now, home);
+  try {
+    fs.mkdirSync(path.dirname(backup), { recursive: true, mode: 0o700 });
+    fs.copyFileSync(file, backup);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  fs.rmSync(file);
+  return backup;
+}
+
 /**
- * Write a settings file, first copying the current version to its backup path (returned).
+ * Write a settings file (or, for `undefined`, remove it), first copying the current version to its backup path (returned).
  * The write goes through symlinks to their target and keeps the file's mode (a 0600 file holding tokens
  * stays 0600; a new file gets the umask's default), atomically: a temp file beside the target renamed over
  * it, so Claude Code never reads half a file.
  */
 export function writeSettingsWithBackup(
   file: string,
-  text: string,
+  text: string | undefined,
   home: string,
   now = Date.now(),
 ): string | undefined {
+  if (text === undefined) return removeWithBackup(file, home, now);
   const target = linkTarget(file);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   let existing: fs.Stats | undefined;

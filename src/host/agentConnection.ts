@@ -1,16 +1,12 @@
 import * as vscode from 'vscode';
-import {
-  HOOK_SCOPES,
-  type HookScope,
-  claudeSettingsPath,
-  hookInstallState,
-  planHookInstall,
-  planHookUninstall,
-  portableCommandCaveats,
-  recorderCommand,
-} from '../engine/hookSettings';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentAdapter, HookInstaller } from '../engine/agents/adapter';
+import { AGENT_ADAPTERS, agentTraces } from '../engine/agents';
+import { HOOK_SCOPES, type HookScope, portableCommandCaveats, recorderCommand } from '../engine/hookSettings';
 import { parseJsonc, readSettingsText } from '../engine/jsoncEdit';
 import { installRecorder, recorderRuntime } from '../engine/recorderInstall';
+import { agentName } from '../shared/agents';
 import type { ConnectionView, ScopeConnection } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
 import {
@@ -20,27 +16,38 @@ import {
   writeSettingsChange,
 } from './settingsChange';
 
-const SCOPE_CHOICES: ReadonlyArray<{ scope: HookScope; label: string; detail: string }> = [
-  {
-    scope: 'local',
-    label: 'This project, just me',
-    detail: '.claude/settings.local.json: not committed, so teammates are unaffected',
-  },
-  {
-    scope: 'project',
-    label: 'This project, for the whole team',
-    detail: '.claude/settings.json: committed with the project, naming no path of this machine',
-  },
-  { scope: 'user', label: 'All my projects', detail: '~/.claude/settings.json' },
-];
+/** How a scope reads in the pickers and on the dashboard, whatever agent it belongs to. */
+const SCOPE_WORDS: Readonly<Record<string, { pick: string; label: string }>> = {
+  local: { pick: 'This project, just me', label: 'local project settings' },
+  project: { pick: 'This project, for the whole team', label: 'project settings' },
+  user: { pick: 'All my projects', label: 'user settings' },
+};
+
+function scopeWords(scope: string): { pick: string; label: string } {
+  return SCOPE_WORDS[scope] ?? { pick: scope, label: `${scope} settings` };
+}
+
+/** The recorder command for an agent's scope: the team's portable one for shared files (see hookSettings). */
+function commandFor(scope: string, home: string): string {
+  const hookScope: HookScope = (HOOK_SCOPES as readonly string[]).includes(scope)
+    ? (scope as HookScope)
+    : 'user';
+  return recorderCommand(hookScope, recorderRuntime(), home);
+}
 
 function backedUp(backup: string | undefined): string {
   return backup ? ` The previous version is kept at ${backup}.` : '';
 }
 
+type Connectable = AgentAdapter & { hooks: HookInstaller };
+
+function connectable(): Connectable[] {
+  return AGENT_ADAPTERS.filter((adapter): adapter is Connectable => adapter.hooks !== undefined);
+}
+
 /**
- * Connecting Claude Code: the recorder's stable copy, and our hooks in the scope the user picks, written
- * only after showing what changes, with a backup, as minimal edits of the user's file.
+ * Connecting an agent: the recorder's stable copy, and our hooks in the agent and scope the user picks,
+ * written only after showing what changes, with a backup, as minimal edits of the user's file.
  */
 export class AgentConnection {
   readonly preview = new SettingsPreviewProvider();
@@ -62,42 +69,51 @@ export class AgentConnection {
   }
 
   view(root: string): ConnectionView {
-    const scopes = HOOK_SCOPES.map((scope): ScopeConnection => {
-      const file = claudeSettingsPath(scope, root);
-      try {
-        const text = readSettingsText(file);
-        if (text?.trim()) parseJsonc(text, file);
-        const state = hookInstallState(file, text);
-        const status =
-          state.missing.length === 0 ? 'connected' : state.installed.length ? 'partial' : 'absent';
-        return { scope, file, status, problem: null };
-      } catch (error) {
-        return { scope, file, status: 'unreadable', problem: shortMessage(error) };
-      }
-    });
+    const scopes = connectable().flatMap((adapter) =>
+      adapter.hooks.scopes.map((scope): ScopeConnection => {
+        const file = adapter.hooks.settingsPath(scope, root, os.homedir());
+        const base = { agent: adapter.id, scope, label: scopeWords(scope).label, file };
+        try {
+          const text = readSettingsText(file);
+          if (text?.trim() && file.endsWith('.json')) parseJsonc(text, file);
+          const connected = adapter.hooks.isConnected(file, text);
+          const partial = !connected && adapter.hooks.planDisconnect(file, text).changes.length > 0;
+          const status = connected ? 'connected' : partial ? 'partial' : 'absent';
+          return { ...base, status, problem: null };
+        } catch (error) {
+          return { ...base, status: 'unreadable', problem: shortMessage(error) };
+        }
+      }),
+    );
     return { connected: scopes.some((scope) => scope.status === 'connected'), scopes };
   }
 
-  async connect(home: string, root: string, scope?: HookScope): Promise<boolean> {
-    const chosen = scope ?? (await this.pickScope());
-    if (!chosen) return false;
+  async connect(home: string, root: string): Promise<boolean> {
+    const adapter = await this.pickAgent(root);
+    if (!adapter) return false;
+    const scope = await this.pickScope(adapter);
+    if (!scope) return false;
+    const name = adapter.displayName;
     this.ensureRecorder(home);
-    const file = claudeSettingsPath(chosen, root);
-    const command = recorderCommand(chosen, recorderRuntime(), home);
-    const plan = planSettingsChange(file, (text) => planHookInstall(file, text, command));
+    const file = adapter.hooks.settingsPath(scope, root, os.homedir());
+    const command = commandFor(scope, home);
+    const plan = planSettingsChange(file, (text) => adapter.hooks.planConnect(file, text, command));
     if (!plan) return false;
-    const caveats = chosen === 'project' ? portableCommandCaveats(home) : [];
+    const caveats = scope === 'project' ? portableCommandCaveats(home) : [];
     if (plan.changes.length === 0) {
       void vscode.window.showInformationMessage(
-        [`Claude Code is already connected through ${file}.`, ...caveats].join(' '),
+        [`${name} is already connected through ${file}.`, ...caveats].join(' '),
       );
       return true;
     }
-    const question = 'Connect Claude Code to Context Deck?';
+    const question = `Connect ${name} to Context Deck?`;
     if (!(await confirmSettingsChange(this.preview, plan, 'Connect', question, home, caveats))) return false;
     const backup = writeSettingsChange(plan, this.log, home);
     void vscode.window.showInformationMessage(
-      `Claude Code is connected (${chosen} settings). Sessions started from now on are recorded.${backedUp(backup)}`,
+      [
+        `${name} is connected (${scopeWords(scope).label}). Sessions started from now on are recorded.${backedUp(backup)}`,
+        ...(adapter.hooks.afterConnect ? [adapter.hooks.afterConnect] : []),
+      ].join(' '),
     );
     return true;
   }
@@ -108,7 +124,7 @@ export class AgentConnection {
     );
     if (connected.length === 0) {
       void vscode.window.showInformationMessage(
-        'Claude Code is not connected to Context Deck in any settings file.',
+        'No agent is connected to Context Deck in any settings file.',
       );
       return false;
     }
@@ -117,38 +133,71 @@ export class AgentConnection {
         ? connected[0]
         : (
             await vscode.window.showQuickPick(
-              connected.map((scope) => ({ label: scope.scope, description: scope.file, scope })),
-              { title: 'Disconnect Claude Code from which settings?' },
+              connected.map((scope) => ({
+                label: `${agentName(scope.agent)}: ${scope.label}`,
+                description: scope.file,
+                scope,
+              })),
+              { title: 'Disconnect which agent, from which settings?' },
             )
           )?.scope;
-    if (!target) return false;
-    const plan = planSettingsChange(target.file, (text) => planHookUninstall(target.file, text));
+    const adapter = target && connectable().find((candidate) => candidate.id === target.agent);
+    if (!target || !adapter) return false;
+    const name = adapter.displayName;
+    const plan = planSettingsChange(target.file, (text) => adapter.hooks.planDisconnect(target.file, text));
     if (!plan || plan.changes.length === 0) return false;
-    if (
-      !(await confirmSettingsChange(
-        this.preview,
-        plan,
-        'Disconnect',
-        'Disconnect Claude Code from Context Deck?',
-        home,
-      ))
-    )
-      return false;
+    const question = `Disconnect ${name} from Context Deck?`;
+    if (!(await confirmSettingsChange(this.preview, plan, 'Disconnect', question, home))) return false;
     const backup = writeSettingsChange(plan, this.log, home);
     void vscode.window.showInformationMessage(
-      `Claude Code is disconnected (${target.scope} settings).${backedUp(backup)}`,
+      `${name} is disconnected (${target.label}).${backedUp(backup)}`,
     );
     return true;
   }
 
-  private async pickScope(): Promise<HookScope | undefined> {
+  /** The agents, those found on this machine or in this project first, each saying what connecting changes. */
+  private async pickAgent(root: string): Promise<Connectable | undefined> {
+    const home = os.homedir();
+    const items = connectable().map((adapter) => {
+      const traces = agentTraces(adapter.id, root, home);
+      const files = adapter.hooks.scopes.map((scope) =>
+        tildePath(adapter.hooks.settingsPath(scope, root, home), root, home),
+      );
+      return {
+        label: adapter.displayName,
+        description: traces.length > 0 ? `found: ${tildePath(traces[0], root, home)}` : 'not found here',
+        detail: `Adds the recorder's hooks to ${files.join(', or ')}`,
+        adapter,
+        found: traces.length > 0,
+      };
+    });
+    items.sort((a, b) => Number(b.found) - Number(a.found));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Connect an agent to Context Deck',
+      placeHolder: 'Choose the agent whose sessions to record',
+      matchOnDetail: true,
+    });
+    return picked?.adapter;
+  }
+
+  private async pickScope(adapter: Connectable): Promise<string | undefined> {
     const picked = await vscode.window.showQuickPick(
-      SCOPE_CHOICES.map((choice) => ({ label: choice.label, detail: choice.detail, scope: choice.scope })),
+      adapter.hooks.scopes.map((scope) => ({
+        label: scopeWords(scope).pick,
+        detail: adapter.hooks.describeScope(scope),
+        scope,
+      })),
       {
-        title: 'Connect Claude Code: where should the hooks go?',
+        title: `Connect ${adapter.displayName}: where should the hooks go?`,
         placeHolder: 'Choose the settings to edit',
       },
     );
     return picked?.scope;
   }
+}
+
+/** A path as a person reads it: relative to the project, or under `~`. */
+function tildePath(file: string, root: string, home: string): string {
+  if (file.startsWith(root + path.sep)) return path.relative(root, file);
+  return file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
 }

@@ -44,11 +44,11 @@ export class Commands {
       guarded('contextDeck.importHistory', (projectId) =>
         this.importHistory(typeof projectId === 'string' ? projectId : undefined),
       ),
-      guarded('contextDeck.connectClaudeCode', (projectId) =>
-        this.connectClaudeCode(typeof projectId === 'string' ? projectId : undefined),
+      guarded('contextDeck.connectAgent', (projectId) =>
+        this.connectAgent(typeof projectId === 'string' ? projectId : undefined),
       ),
-      guarded('contextDeck.disconnectClaudeCode', (projectId) =>
-        this.disconnectClaudeCode(typeof projectId === 'string' ? projectId : undefined),
+      guarded('contextDeck.disconnectAgent', (projectId) =>
+        this.disconnectAgent(typeof projectId === 'string' ? projectId : undefined),
       ),
     ];
   }
@@ -165,15 +165,15 @@ export class Commands {
     );
   }
 
-  async connectClaudeCode(projectId?: string): Promise<void> {
-    const live = await chooseProject(this.projects, projectId, 'Connect Claude Code in');
+  async connectAgent(projectId?: string): Promise<void> {
+    const live = await chooseProject(this.projects, projectId, 'Connect an agent in');
     if (!live) return;
     if (await this.connection.connect(this.projects.home, live.engine.identity.mainRoot))
       this.projects.refresh();
   }
 
-  async disconnectClaudeCode(projectId?: string): Promise<void> {
-    const live = await chooseProject(this.projects, projectId, 'Disconnect Claude Code in');
+  async disconnectAgent(projectId?: string): Promise<void> {
+    const live = await chooseProject(this.projects, projectId, 'Disconnect an agent in');
     if (!live) return;
     if (await this.connection.disconnect(this.projects.home, live.engine.identity.mainRoot))
       this.projects.refresh();

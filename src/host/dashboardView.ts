@@ -19,8 +19,8 @@ export interface DashboardActions {
   openEventLog(): Thenable<unknown>;
   openFolder(): Thenable<unknown>;
   copyText(text: string): Thenable<unknown>;
-  connectClaudeCode(projectId?: string): Thenable<unknown>;
-  disconnectClaudeCode(projectId?: string): Thenable<unknown>;
+  connectAgent(projectId?: string): Thenable<unknown>;
+  disconnectAgent(projectId?: string): Thenable<unknown>;
   importHistory(projectId?: string): Thenable<unknown>;
   previewSessionContext(projectId?: string): Thenable<unknown>;
   openContextItem(projectId: string, itemId: string): Thenable<unknown>;
@@ -136,10 +136,10 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
         this.sendRejects(message.projectId);
         return;
       case 'connect':
-        void Promise.resolve(this.actions.connectClaudeCode(message.projectId)).catch(fail);
+        void Promise.resolve(this.actions.connectAgent(message.projectId)).catch(fail);
         return;
       case 'disconnect':
-        void Promise.resolve(this.actions.disconnectClaudeCode(message.projectId)).catch(fail);
+        void Promise.resolve(this.actions.disconnectAgent(message.projectId)).catch(fail);
         return;
       case 'importHistory':
         void Promise.resolve(this.actions.importHistory(message.projectId)).catch(fail);

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { AGENT_ADAPTERS, adapterOf } from '../engine/agents';
+import { type AgentId, isAgentId } from '../engine/agents/types';
 import { expandTilde } from '../engine/paths';
 import type { ProjectEngine } from '../engine/projectEngine';
 import {
@@ -8,6 +10,7 @@ import {
   type GaugeReading,
   findActiveTranscript,
 } from '../engine/transcripts';
+import { SessionFileGauge } from '../engine/transcripts/sessionFileGauge';
 import { usageLevel } from '../engine/usageLevel';
 import type { BreakdownView, GaugeView } from '../shared/protocol';
 import { canOpen } from './contextItemOpener';
@@ -48,12 +51,22 @@ function mtimeOf(file: string): number {
   }
 }
 
+/** A gauge of a Claude Code transcript, or of another agent's session file: the same surface. */
+type SessionGauge = (ContextGauge | SessionFileGauge) & { agent: AgentId };
+
+/** The gauge for an agent's session file; undefined for agents whose files do not say how full the context is. */
+function gaugeFor(agent: AgentId, file: string, projectRoot: string): SessionGauge | undefined {
+  if (agent === 'claude-code') return Object.assign(new ContextGauge(file, { projectRoot }), { agent });
+  const sessions = adapterOf(agent)?.sessions;
+  return sessions && Object.assign(new SessionFileGauge(file, sessions), { agent });
+}
+
 /**
- * The live context gauge of one project: follows the newest transcript of the project (a new one after
- * `/clear` takes over), reading only what was appended, within a second of each change.
+ * The live context gauge of one project: follows the newest session file of the project, whichever agent
+ * writes it (a new one after `/clear` takes over), within a second of each change.
  */
 export class LiveGauge implements vscode.Disposable {
-  private gauge: ContextGauge | undefined;
+  private gauge: SessionGauge | undefined;
   private watcher: fs.FSWatcher | undefined;
   private timer: NodeJS.Timeout;
   private lastSize = -1;
@@ -68,16 +81,25 @@ export class LiveGauge implements vscode.Disposable {
     void this.tick();
   }
 
-  /** The newest of: the transcript the hooks last named, and the newest one in Claude Code's folder. */
-  private activeTranscript(): string | undefined {
-    const candidates: string[] = [];
+  /**
+   * The newest of: the session file the hooks last named (of an agent whose files carry usage), and the
+   * newest transcript in Claude Code's folder.
+   */
+  private activeSession(): { agent: AgentId; file: string } | undefined {
+    const candidates: Array<{ agent: AgentId; file: string }> = [];
     const fromHooks = this.engine.db.get(
-      'SELECT transcript_path FROM sessions WHERE transcript_path IS NOT NULL ORDER BY last_event_at DESC LIMIT 1',
-    )?.transcript_path;
-    if (typeof fromHooks === 'string') candidates.push(expandTilde(fromHooks));
+      `SELECT transcript_path, agent FROM sessions
+       WHERE transcript_path IS NOT NULL AND (agent = 'claude-code' OR agent IN (SELECT value FROM json_each(?)))
+       ORDER BY last_event_at DESC LIMIT 1`,
+      [JSON.stringify(AGENT_ADAPTERS.filter((adapter) => adapter.sessions).map((adapter) => adapter.id))],
+    );
+    if (typeof fromHooks?.transcript_path === 'string' && isAgentId(fromHooks.agent))
+      candidates.push({ agent: fromHooks.agent, file: expandTilde(fromHooks.transcript_path) });
     const found = findActiveTranscript(this.engine.identity.mainRoot);
-    if (found) candidates.push(found);
-    return candidates.filter((file) => mtimeOf(file) >= 0).sort((a, b) => mtimeOf(b) - mtimeOf(a))[0];
+    if (found) candidates.push({ agent: 'claude-code', file: found });
+    return candidates
+      .filter((candidate) => mtimeOf(candidate.file) >= 0)
+      .sort((a, b) => mtimeOf(b.file) - mtimeOf(a.file))[0];
   }
 
   private modelHint(): string | undefined {
@@ -95,8 +117,8 @@ export class LiveGauge implements vscode.Disposable {
   private async tick(): Promise<void> {
     if (this.disposed) return;
     try {
-      const transcript = this.activeTranscript();
-      if (transcript !== this.gauge?.transcript) this.follow(transcript);
+      const active = this.activeSession();
+      if (active?.file !== this.gauge?.transcript) this.follow(active);
       if (!this.gauge) return;
       this.gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
       const size = fs.statSync(this.gauge.transcript).size;
@@ -108,13 +130,12 @@ export class LiveGauge implements vscode.Disposable {
     }
   }
 
-  private follow(transcript: string | undefined): void {
+  private follow(active: { agent: AgentId; file: string } | undefined): void {
     this.watcher?.close();
     this.watcher = undefined;
     this.lastSize = -1;
-    this.gauge = transcript
-      ? new ContextGauge(transcript, { projectRoot: this.engine.identity.mainRoot })
-      : undefined;
+    this.gauge = active && gaugeFor(active.agent, active.file, this.engine.identity.mainRoot);
+    const transcript = this.gauge?.transcript;
     if (transcript) {
       this.log.info(`context gauge follows ${transcript}`);
       try {
@@ -137,6 +158,7 @@ export class LiveGauge implements vscode.Disposable {
     const reading = this.gauge.reading();
     const trend = reading.trend.slice(-TREND_POINTS);
     return {
+      agent: this.gauge.agent,
       sessionId: reading.sessionId,
       model: reading.model,
       transcript: reading.transcript,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ProjectEngine } from '../engine/projectEngine';
 import { requestSave, saveIfRequested } from '../engine/writerLock';
 import { type TranscriptImportResult, importTranscripts } from '../engine/transcripts';
+import { findAgentSessionFiles } from '../engine/transcripts/agentSessionImport';
 import { candidateTranscripts, claudeConfigDirs } from '../engine/transcripts/transcriptFiles';
 import type { IngestProgress, ProjectView } from '../shared/protocol';
 import { LiveGauge } from './liveGauge';
@@ -52,11 +53,13 @@ export class LiveProject {
     this.nextContext = new NextSessionContext(engine, log, notify);
   }
 
-  /** Claude Code transcripts on disk that may belong to this project. */
+  /** Agents' session files on disk (Claude Code transcripts, Codex rollouts...) that may belong to this project. */
   transcriptFiles(): number {
     if (Date.now() - this.transcriptCount.at > TRANSCRIPT_COUNT_TTL_MS) {
       const roots = this.engine.identity.roots;
-      const value = claudeConfigDirs().reduce((sum, dir) => sum + candidateTranscripts(dir, roots).length, 0);
+      const value =
+        claudeConfigDirs().reduce((sum, dir) => sum + candidateTranscripts(dir, roots).length, 0) +
+        findAgentSessionFiles(roots).length;
       this.transcriptCount = { value, at: Date.now() };
     }
     return this.transcriptCount.value;

@@ -18,7 +18,8 @@ export const PREVIEW_SCHEME = 'context-deck-preview';
 export interface SettingsChangePlan {
   file: string;
   before: string | undefined;
-  after: string;
+  /** Undefined: the file is removed (connecting created it, and it holds nothing else). */
+  after: string | undefined;
   changes: string[];
 }
 
@@ -28,7 +29,7 @@ export class SettingsPreviewProvider implements vscode.TextDocumentContentProvid
 
   show(plan: SettingsChangePlan): vscode.Uri {
     const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: plan.file, query: String(Date.now()) });
-    this.texts.set(uri.toString(), plan.after);
+    this.texts.set(uri.toString(), plan.after ?? '');
     return uri;
   }
 
@@ -86,7 +87,9 @@ export async function confirmSettingsChange(
     ...(notes.length > 0 ? [''] : []),
     plan.before === undefined
       ? 'The file does not exist yet and will be created.'
-      : `A backup of the file is written to ${settingsBackupDir(home)} first. Nothing else in it changes.`,
+      : plan.after === undefined
+        ? `The file is removed; a backup is written to ${settingsBackupDir(home)} first.`
+        : `A backup of the file is written to ${settingsBackupDir(home)} first. Nothing else in it changes.`,
   ].join('\n');
   const choice = await vscode.window.showInformationMessage(
     question,

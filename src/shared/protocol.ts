@@ -39,7 +39,12 @@ export interface RejectView {
 
 /** Whether one Claude Code settings file holds our hooks. */
 export interface ScopeConnection {
-  scope: 'project' | 'local' | 'user';
+  /** The agent whose settings these are (`claude-code`, `vscode`, `codex`, `opencode`). */
+  agent: string;
+  /** The agent's scope: `project`, `local`, `user`... as the agent defines them. */
+  scope: string;
+  /** How the dashboard names the scope, e.g. "project settings". */
+  label: string;
   file: string;
   /** `partial`: some of our hooks are missing; `unreadable`: the file does not parse (see problem). */
   status: 'connected' | 'partial' | 'absent' | 'unreadable';
@@ -56,6 +61,8 @@ export type UsageLevel = 'ok' | 'elevated' | 'high' | 'critical' | 'compact';
 
 /** How full the active session's context window is, from its transcript. */
 export interface GaugeView {
+  /** The agent whose session this is (`claude-code`, `codex`...). */
+  agent: string;
   sessionId: string | null;
   model: string | null;
   transcript: string;

@@ -107,9 +107,13 @@ describe('dashboard in a real VS Code', () => {
   });
 
   test('Connect Claude Code from the dashboard shows the change, then writes the settings file', async () => {
-    const frame = await workbench.webviewFrame('[data-testid="connect-claude-code"]');
-    await frame.click('[data-testid="connect-claude-code"]');
+    const frame = await workbench.webviewFrame('[data-testid="connect-agent"]');
+    await frame.click('[data-testid="connect-agent"]');
     const page = workbench.page;
+    const agent = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Claude Code' });
+    await agent.first().waitFor({ timeout: 15_000 });
+    await workbench.screenshot('03-connect-agents');
+    await agent.first().click();
     const scope = page.locator('.quick-input-widget .monaco-list-row', {
       hasText: 'This project, for the whole team',
     });

@@ -7,7 +7,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { codexAdapter } from '../../src/engine/agents/codex';
 import { ProjectEngine } from '../../src/engine/projectEngine';
+import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
+import { SessionFileGauge } from '../../src/engine/transcripts/sessionFileGauge';
 import { FIXTURES_DIR, type Payload, tempWorkspace } from '../support/events';
 import { tsNodeArgs } from '../support/processes';
 
@@ -103,5 +106,67 @@ describe("VS Code's agent", () => {
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe('Codex CLI', () => {
+  const ROLLOUT = 'codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl';
+  const HOOKS = [
+    'SessionStart',
+    'UserPromptSubmit',
+    'PostToolUse.Bash',
+    'PostToolUse.apply_patch.update',
+    'Stop',
+  ];
+
+  test('hook events and the rollout file give one session, each prompt and call once, failures from exit codes', async () => {
+    for (const name of HOOKS) {
+      const payload = { ...fixture(`codex/hook-payloads/${name}.input.json`), cwd: ws.project };
+      assert.equal((await runRecorder(ws.home, payload)).code, 0);
+    }
+    const rollout = path.join(ws.home, 'rollout.jsonl');
+    fs.copyFileSync(path.join(FIXTURES_DIR, ROLLOUT), rollout);
+    const engine = await openEngine();
+    try {
+      await engine.ingest();
+      const hooked = engine.counts();
+      assert.deepEqual(hooked.agents, { codex: HOOKS.length });
+      assert.equal(hooked.prompts, 1);
+      assert.equal(engine.db.get('SELECT agent FROM sessions')?.agent, 'codex');
+
+      const imported = await importTranscripts(engine, { paths: [rollout] });
+      assert.equal(imported.files, 1, 'recognised as a Codex rollout by its content');
+      const prompts = engine.db.all('SELECT text FROM prompts ORDER BY at').map((row) => String(row.text));
+      assert.equal(
+        prompts.filter((text) => text.startsWith("let's update the defailt context")).length,
+        1,
+        'the prompt the hook recorded is not added again by the rollout',
+      );
+      const calls = engine.db.get(
+        `SELECT count(*) AS n, sum(success = 0) AS failed FROM tool_calls WHERE session_id = ?`,
+        ['019e1625-789d-76c0-80ab-3724b5ddb799'],
+      );
+      assert.ok(Number(calls?.n) >= 16, `tool calls: ${String(calls?.n)}`);
+      assert.equal(Number(calls?.failed), 2, 'the two commands that exited non-zero');
+      assert.equal(engine.db.number('SELECT count(*) FROM sessions'), 1);
+
+      const again = await importTranscripts(engine, { paths: [rollout], force: true });
+      assert.deepEqual([again.toolCalls, again.prompts, again.sessions], [0, 0, 0], 'a re-read adds nothing');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test('the gauge reads the context size and window the rollout records', async () => {
+    const file = path.join(FIXTURES_DIR, ROLLOUT);
+    const gauge = new SessionFileGauge(file, codexAdapter.sessions!);
+    assert.equal(await gauge.refresh(), true);
+    const reading = gauge.reading();
+    assert.equal(reading.window, 258_400, "the rollout's model_context_window");
+    assert.equal(reading.sessionId, '019e1625-789d-76c0-80ab-3724b5ddb799');
+    assert.ok(reading.tokens > 10_000 && reading.tokens < reading.window, `tokens: ${reading.tokens}`);
+    assert.equal(reading.percent, Math.round((reading.tokens / reading.window) * 1000) / 10);
+    assert.ok(reading.trend.length >= 10, 'a point per turn');
+    assert.equal(await gauge.refresh(), false, 'an unchanged file is not read again');
   });
 });

@@ -1,3 +1,4 @@
+import { agentName } from '../../src/shared/agents';
 import type { ConnectionView } from '../../src/shared/protocol';
 import { formatCount } from '../format';
 import { post } from '../vscode';
@@ -32,25 +33,25 @@ export function EmptyState({ projectId, connection, eventsDir, importedSessions 
       )}
       {connectedScope ? (
         <p>
-          Claude Code is connected through <code>{connectedScope.file}</code>. Start a Claude Code session in
-          this folder: its prompts and tool calls appear here as they happen.
+          {agentName(connectedScope.agent)} is connected through <code>{connectedScope.file}</code>. Start a
+          session in this folder: its prompts and tool calls appear here as they happen.
         </p>
       ) : (
         <>
           {importedSessions === 0 && (
             <p>
-              Context Deck learns what your agent does from its hooks. Connect once and every Claude Code
-              session from then on shows up here. You see exactly what changes in the settings file before
-              anything is written.
+              Context Deck learns what your agent does from its hooks: Claude Code, VS Code's agent, Codex CLI
+              or opencode. Connect once and every session from then on shows up here. You see exactly what
+              changes in the agent's settings before anything is written.
             </p>
           )}
           <button
             type="button"
             class="primary"
-            data-testid="connect-claude-code"
+            data-testid="connect-agent"
             onClick={() => post({ type: 'connect', projectId })}
           >
-            <i class="codicon codicon-plug" aria-hidden="true" /> Connect Claude Code
+            <i class="codicon codicon-plug" aria-hidden="true" /> Connect an Agent…
           </button>
           <p class="muted">
             From a terminal instead: <code>context-deck hooks install --scope local</code>

@@ -1,3 +1,4 @@
+import { agentName } from '../../src/shared/agents';
 import type { GaugeView } from '../../src/shared/protocol';
 import { isSessionActive } from '../../src/shared/sessionActivity';
 import { formatCount, formatTokens, relativeTime } from '../format';
@@ -45,7 +46,10 @@ export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeVie
         <span data-testid="gauge-tokens">
           {formatCount(gauge.tokens)} / {formatCount(gauge.window)} tokens
         </span>
-        {gauge.model && <span title="Model">{gauge.model}</span>}
+        <span title="Model" data-testid="gauge-agent">
+          {agentName(gauge.agent)}
+          {gauge.model ? ` · ${gauge.model}` : ''}
+        </span>
       </div>
       {!active && (
         <p class="muted" data-testid="gauge-inactive">

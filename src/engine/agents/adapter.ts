@@ -34,6 +34,8 @@ export interface HookInstaller<Scope extends string = string> {
   planConnect(file: string, before: string | undefined, command: string): SettingsPlan;
   planDisconnect(file: string, before: string | undefined): SettingsPlan;
   isConnected(file: string, text: string | undefined): boolean;
+  /** What the user still has to do in the agent before the hooks run, said once they are written. */
+  afterConnect?: string;
 }
 
 /**

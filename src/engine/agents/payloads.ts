@@ -5,12 +5,14 @@
 import type { EventPayload } from '../eventLine';
 import type { PayloadReader } from './adapter';
 import { claudePayloads } from './claudeCode/payload';
+import { codexPayloads } from './codex/payload';
 import { type AgentEvent, type AgentId, isAgentId } from './types';
 import { vscodePayloads } from './vscode/payload';
 
 /** Most specific first: on a tie the earlier reader wins, and Claude Code's shape is shared by others. */
 const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [
   ['vscode', vscodePayloads],
+  ['codex', codexPayloads],
   ['claude-code', claudePayloads],
 ];
 

@@ -1,3 +1,9 @@
+import {
+  type AgentSessionFile,
+  findAgentSessionFiles,
+  importAgentSessions,
+  recogniseSessionFile,
+} from './agentSessionImport';
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -131,12 +137,35 @@ export async function importTranscripts(
 ): Promise<TranscriptImportResult> {
   if (engine.role !== 'writer')
     throw new Error('only the process that writes this project can import transcripts');
-  const sources = options.paths?.length
-    ? namedSources(options.paths)
-    : (options.claudeDir ? [options.claudeDir] : claudeConfigDirs()).flatMap((dir) =>
-        candidateTranscripts(dir, engine.identity.roots).map((file) => ({ file, forced: false })),
-      );
+  let sources: Source[];
+  let agentFiles: AgentSessionFile[];
+  if (options.paths?.length) {
+    // Named files are told apart by their content: another agent's session format, else Claude Code's.
+    sources = [];
+    agentFiles = [];
+    for (const source of namedSources(options.paths)) {
+      const agentFile = recogniseSessionFile(source.file);
+      if (agentFile) agentFiles.push(agentFile);
+      else sources.push(source);
+    }
+  } else {
+    sources = (options.claudeDir ? [options.claudeDir] : claudeConfigDirs()).flatMap((dir) =>
+      candidateTranscripts(dir, engine.identity.roots).map((file) => ({ file, forced: false })),
+    );
+    agentFiles = options.claudeDir ? [] : findAgentSessionFiles(engine.identity.roots);
+  }
   const result = await new TranscriptImport(engine, options).run(sources);
+  if (!result.cancelled) {
+    const others = importAgentSessions(engine, agentFiles, options);
+    result.files += others.files;
+    result.skippedFiles += others.skippedFiles;
+    result.malformed += others.malformed;
+    result.bytes += others.bytes;
+    result.toolCalls += others.toolCalls;
+    result.failures += others.failures;
+    result.prompts += others.prompts;
+    result.sessions += others.sessions;
+  }
   const ended = endIdleSessions(engine, Date.now() - IDLE_SESSION_MS);
   if (result.files > 0 || ended > 0) engine.noteExternalChange();
   return result;

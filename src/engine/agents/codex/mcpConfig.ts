@@ -1,0 +1,188 @@
+/**
+ * Codex's MCP servers: `[mcp_servers.<name>]` tables in `$CODEX_HOME/config.toml` (global) and in a
+ * project's `.codex/config.toml`, which Codex reads only once the user trusts the project
+ * (developers.openai.com/codex/mcp). A server runs a `command` with `args` (stdio) or is reached at a `url`
+ * (streamable HTTP); `enabled = false` keeps it declared but off.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
+import { redactText } from '../../redact';
+import type { DeclaredServer, ToolConfig } from '../adapter';
+import { codexHome } from './paths';
+import { codexMcpToolName } from './toolKinds';
+
+// smol-toml ships its CommonJS build under `require` but one set of (ESM) types: take the types from there.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parse } = require('smol-toml') as typeof SmolToml;
+
+type Table = Record<string, unknown>;
+
+function isTable(value: unknown): value is Table {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/**
+ * The dotted key at the start of `text` (bare, "basic" or 'literal' parts, spaces around dots), and where
+ * it ends; undefined when `text` does not start with one.
+ */
+function readKey(text: string): { keys: string[]; end: number } | undefined {
+  const keys: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    const quote = text[i];
+    if (quote === '"' || quote === "'") {
+      let key = '';
+      i++;
+      while (i < text.length && text[i] !== quote) {
+        if (quote === '"' && text[i] === '\\' && i + 1 < text.length) {
+          const escaped = text[i + 1];
+          const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' };
+          if (escaped in simple) {
+            key += simple[escaped];
+            i += 2;
+            continue;
+          }
+          if (escaped === 'u' || escaped === 'U') {
+            const length = escaped === 'u' ? 4 : 8;
+            key += String.fromCodePoint(Number.parseInt(text.slice(i + 2, i + 2 + length), 16) || 0xfffd);
+            i += 2 + length;
+            continue;
+          }
+        }
+        key += text[i++];
+      }
+      if (text[i] !== quote) return undefined;
+      i++;
+      keys.push(key);
+    } else {
+      const bare = /^[A-Za-z0-9_-]+/.exec(text.slice(i));
+      if (!bare) return undefined;
+      keys.push(bare[0]);
+      i += bare[0].length;
+    }
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text[i] !== '.') return { keys, end: i };
+    i++;
+  }
+}
+
+function samePath(keys: string[], prefix: string[]): boolean {
+  return prefix.every((key, index) => keys[index] === key);
+}
+
+/**
+ * The 1-based line where `config.toml` declares server `name`: its `[mcp_servers.<name>]` header, else
+ * the first table under it, else its key in an `[mcp_servers]` table or a dotted key at the root.
+ */
+export function serverLine(text: string, name: string): number {
+  const lines = text.split(/\r?\n/);
+  let table: string[] = [];
+  let fallback: number | undefined;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index].trimStart();
+    if (line.startsWith('[')) {
+      const isArray = line.startsWith('[[');
+      const key = readKey(line.slice(isArray ? 2 : 1));
+      if (!key) continue;
+      table = key.keys;
+      if (isArray) continue;
+      if (table.length === 2 && samePath(table, ['mcp_servers', name])) return index + 1;
+      if (fallback === undefined && table.length > 2 && samePath(table, ['mcp_servers', name]))
+        fallback = index + 1;
+      continue;
+    }
+    const key = readKey(line);
+    if (!key || line[key.end] !== '=') continue;
+    const full = [...table, ...key.keys];
+    if (fallback === undefined && full.length >= 2 && samePath(full, ['mcp_servers', name]))
+      fallback = index + 1;
+  }
+  return fallback ?? 1;
+}
+
+/** "stdio: npx -y server" or "http: https://…", credentials redacted: arguments and URLs may carry them. */
+function describe(server: Table): string | undefined {
+  const url = typeof server.url === 'string' ? server.url : undefined;
+  const args = Array.isArray(server.args) ? server.args.filter((arg) => typeof arg === 'string') : [];
+  const command = typeof server.command === 'string' ? [server.command, ...args].join(' ') : undefined;
+  if (url !== undefined) return redactText(`http: ${url}`).text;
+  if (command !== undefined) return redactText(`stdio: ${command}`).text;
+  return undefined;
+}
+
+function problemMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return `could not be parsed as TOML: ${message}`;
+}
+
+export interface ConfigServers {
+  servers: DeclaredServer[];
+  problems: Array<{ file: string; message: string }>;
+}
+
+/** The servers one `config.toml` declares; a file that does not parse is a problem, not a throw. */
+export function serversInConfig(file: string, text: string, scope: DeclaredServer['scope']): ConfigServers {
+  let config: unknown;
+  try {
+    config = parse(text);
+  } catch (error) {
+    return { servers: [], problems: [{ file, message: problemMessage(error) }] };
+  }
+  const section = isTable(config) ? config.mcp_servers : undefined;
+  if (section === undefined) return { servers: [], problems: [] };
+  if (!isTable(section))
+    return { servers: [], problems: [{ file, message: '`mcp_servers` is not a table of servers' }] };
+  const servers = Object.entries(section).map(([name, value]): DeclaredServer => {
+    const server = isTable(value) ? value : {};
+    const declared: DeclaredServer = {
+      name,
+      file,
+      line: serverLine(text, name),
+      scope,
+      disabled: server.enabled === false,
+    };
+    const description = describe(server);
+    if (description !== undefined) declared.description = description;
+    return declared;
+  });
+  return { servers, problems: [] };
+}
+
+function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv) {
+  const global = path.join(codexHome(env, userHome), 'config.toml');
+  const project = path.join(projectRoot, '.codex', 'config.toml');
+  // A project at the user's home has its `.codex` as the user layer: one file, read once.
+  const same = path.resolve(global) === path.resolve(project);
+  return same
+    ? [{ file: global, scope: 'global' as const }]
+    : [
+        { file: global, scope: 'global' as const },
+        { file: project, scope: 'project' as const },
+      ];
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export const codexTools: ToolConfig = {
+  files: (projectRoot, userHome, env) => configFiles(projectRoot, userHome, env).map(({ file }) => file),
+  servers(projectRoot, userHome, env) {
+    const result: ConfigServers = { servers: [], problems: [] };
+    for (const { file, scope } of configFiles(projectRoot, userHome, env)) {
+      const text = readText(file);
+      if (text === undefined) continue;
+      const found = serversInConfig(file, text, scope);
+      result.servers.push(...found.servers);
+      result.problems.push(...found.problems);
+    }
+    return result;
+  },
+  mcpToolName: codexMcpToolName,
+};

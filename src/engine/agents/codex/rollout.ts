@@ -1,0 +1,447 @@
+/**
+ * Codex CLI's session file, the rollout (codex-rs/protocol `RolloutLine`): one JSON object a line,
+ * `{timestamp, type, payload}` with `type` one of `session_meta` (the first line: id, cwd, cli_version,
+ * `forked_from_id`), `turn_context` (model, turn_id), `response_item` (model-visible items: `message`,
+ * `function_call`/`function_call_output`, `custom_tool_call`/`_output`, `local_shell_call`,
+ * `web_search_call`), `event_msg` (`user_message`, `token_count`, `task_started`, `exec_command_end`,
+ * `patch_apply_end`, `mcp_tool_call_end`, `context_compacted`...) and `compacted`. Releases before the
+ * wrapper (2025) wrote the session meta bare on the first line and the response items bare after it.
+ *
+ * Keys are stable across copies: a fork (`fork_thread`) starts its own file with its own `session_meta` and
+ * then persists the parent's items as they were (payloads equal, timestamps new), so tool calls are keyed
+ * by `call_id` and prompts by the turn they belong to (`turn_id`, a UUIDv7 the copy keeps), never by a
+ * line's timestamp or position in the file.
+ */
+import { createHash } from 'node:crypto';
+import { toEpochMs } from '../../eventLine';
+import type { SessionItem } from '../adapter';
+import type { ToolCall, ToolOutcome } from '../types';
+import {
+  type Json,
+  argumentsOf,
+  parseToolText,
+  codexToolCall,
+  mcpResultText,
+  outcomeFromOutput,
+  record,
+  text,
+} from './toolCalls';
+import { qualifiedName } from './toolKinds';
+
+type ToolItem = Extract<SessionItem, { type: 'tool' }>;
+
+interface Line {
+  at: number | undefined;
+  type: string;
+  payload: Json;
+}
+
+/** Messages Codex adds to the conversation itself (instructions, environment), not the user's prompts. */
+const INJECTED_PREFIXES = [
+  '<environment_context>',
+  '<user_instructions>',
+  '<permissions instructions>',
+  '<INSTRUCTIONS>',
+  '# AGENTS.md instructions',
+  '<user_shell_command>',
+  '<turn_aborted>',
+  '<subagent_notification>',
+];
+
+const RESPONSE_ITEM_TYPES = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+]);
+
+function hash(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function isInjected(message: string): boolean {
+  const start = message.trimStart();
+  return INJECTED_PREFIXES.some((prefix) => start.startsWith(prefix));
+}
+
+/** One line as a rollout item; null for a line that is no JSON object, undefined for one to ignore. */
+function parseLine(raw: string, first: boolean): Line | null | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const object = value as Json;
+  const at = toEpochMs(object.timestamp);
+  if (typeof object.type === 'string' && 'payload' in object)
+    return { at, type: object.type, payload: record(object.payload) };
+  // The pre-wrapper format: a bare session meta first, bare response items after, `record_type` markers.
+  if (typeof object.type === 'string' && RESPONSE_ITEM_TYPES.has(object.type))
+    return { at: undefined, type: 'response_item', payload: object };
+  if (first && typeof object.id === 'string') return { at, type: 'session_meta', payload: object };
+  if (object.record_type !== undefined) return undefined;
+  return null;
+}
+
+/** The text of a message's `input_text`/`output_text` parts. */
+function messageText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts = content
+    .map((part) => record(part))
+    .filter((part) => part.type === 'input_text' || part.type === 'text')
+    .map((part) => text(part.text))
+    .filter((part): part is string => part !== undefined);
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}
+
+function sessionIdOf(meta: Json): string | undefined {
+  return text(meta.id) ?? text(meta.session_id);
+}
+
+/** Whether a file's first line (possibly cut short) is a Codex rollout's session meta. */
+export function recogniseRolloutHead(head: string): boolean {
+  const first = head.split('\n', 1)[0].trim();
+  if (!first.startsWith('{')) return false;
+  const line = parseLine(first, true);
+  if (line === null) {
+    // A first line cut short (the meta carries the long base instructions): its opening is enough.
+    return /^\{"timestamp":"[^"]*","type":"session_meta","payload":\{"id":"/.test(first);
+  }
+  if (line?.type !== 'session_meta') return false;
+  return (
+    sessionIdOf(line.payload) !== undefined &&
+    (line.payload.cwd !== undefined || 'instructions' in line.payload)
+  );
+}
+
+/** The session meta a rollout's first line holds, for deciding whose project it is without reading on. */
+export function rolloutMeta(firstLine: string): { id: string; cwd?: string } | undefined {
+  const line = parseLine(firstLine.trim(), true);
+  if (!line || line.type !== 'session_meta') return undefined;
+  const id = sessionIdOf(line.payload);
+  if (id === undefined) return undefined;
+  const cwd = text(line.payload.cwd);
+  return cwd === undefined ? { id } : { id, cwd };
+}
+
+/** Everything a rollout's text says, in file order; lines that are no JSON object are skipped and counted. */
+export function readRollout(
+  content: string,
+  fallbackId = 'unknown',
+): { items: SessionItem[]; skipped: number } {
+  const lines: Line[] = [];
+  let skipped = 0;
+  let first = true;
+  let ownMeta = false;
+  for (const raw of content.split('\n')) {
+    if (raw.trim() === '') continue;
+    const line = parseLine(raw, first);
+    if (first) ownMeta = line?.type === 'session_meta';
+    first = false;
+    if (line === null) skipped++;
+    else if (line) lines.push(line);
+  }
+  // Only the first line's meta is this session's: a later one is a forked parent's, copied in.
+  return {
+    items: new RolloutReader(lines, ownMeta ? lines[0].payload : undefined, fallbackId).read(),
+    skipped,
+  };
+}
+
+class RolloutReader {
+  private readonly items: SessionItem[] = [];
+  private readonly sessionId: string;
+  /** Prompts outside any turn are numbered from the conversation's origin, which a fork shares. */
+  private readonly origin: string;
+  private readonly meta: Json | undefined;
+  private readonly promptEvents: boolean;
+  private readonly firstModel: string | undefined;
+  private sessionEmitted = false;
+  private at = 0;
+  private model: string | undefined;
+  private contextWindow: number | undefined;
+  private turnId: string | undefined;
+  private readonly ordinals = new Map<string, number>();
+  private readonly keys = new Set<string>();
+  private readonly tools = new Map<string, { item: ToolItem; settled: boolean }>();
+  private readonly usages = new Set<string>();
+  private afterCompacted = false;
+  private webSearchEnd: { callId: string; query?: string } | undefined;
+  private searches = 0;
+
+  constructor(
+    private readonly lines: Line[],
+    meta: Json | undefined,
+    fallbackId: string,
+  ) {
+    this.meta = meta;
+    this.sessionId = (meta && sessionIdOf(meta)) ?? fallbackId;
+    this.origin = (meta && text(meta.forked_from_id)) ?? this.sessionId;
+    // Lines of releases before the wrapper have no time of their own: they are the session's.
+    this.at = toEpochMs(meta?.timestamp) ?? 0;
+    // Since 2025 the user's own input is an `event_msg`; before, only the model-visible message was kept.
+    this.promptEvents = lines.some(
+      (line) => line.type === 'event_msg' && line.payload.type === 'user_message',
+    );
+    this.firstModel = lines
+      .map((line) => (line.type === 'turn_context' ? text(line.payload.model) : undefined))
+      .find(Boolean);
+  }
+
+  read(): SessionItem[] {
+    for (const line of this.lines) {
+      if (line.at !== undefined) this.at = line.at;
+      const wasCompacted = this.afterCompacted;
+      if (!(line.type === 'event_msg' && line.payload.type === 'token_count')) this.afterCompacted = false;
+      switch (line.type) {
+        case 'session_meta':
+          this.session();
+          break;
+        case 'turn_context':
+          this.model = text(line.payload.model) ?? this.model;
+          this.turn(text(line.payload.turn_id));
+          break;
+        case 'response_item':
+          this.responseItem(line.payload);
+          break;
+        case 'event_msg':
+          this.event(line.payload, wasCompacted);
+          break;
+        case 'compacted':
+          this.push({ type: 'compact', sessionId: this.sessionId, at: this.at });
+          this.afterCompacted = true;
+          break;
+      }
+    }
+    return this.items;
+  }
+
+  private push(item: SessionItem): void {
+    if (!this.sessionEmitted && item.type !== 'session') this.session();
+    this.items.push(item);
+  }
+
+  /** The session, from this file's own meta (the first line); emitted once, before anything else. */
+  private session(): void {
+    if (this.sessionEmitted) return;
+    this.sessionEmitted = true;
+    const meta = this.meta ?? {};
+    const item: Extract<SessionItem, { type: 'session' }> = {
+      type: 'session',
+      sessionId: this.sessionId,
+      at: toEpochMs(meta.timestamp) ?? this.at,
+    };
+    const cwd = text(meta.cwd);
+    if (cwd !== undefined) item.cwd = cwd;
+    if (this.firstModel !== undefined) item.model = this.firstModel;
+    const role = text(meta.agent_role) ?? text(meta.agent_type);
+    if (role !== undefined) item.agentType = role;
+    const parent = text(meta.forked_from_id);
+    if (parent !== undefined && parent !== this.sessionId) item.parentSessionId = parent;
+    this.items.push(item);
+  }
+
+  private turn(turnId: string | undefined): void {
+    if (turnId !== undefined) this.turnId = turnId;
+  }
+
+  private prompt(message: string | undefined): void {
+    if (message === undefined || message.trim() === '' || isInjected(message)) return;
+    const base = this.turnId ?? this.origin;
+    const ordinal = this.ordinals.get(base) ?? 0;
+    this.ordinals.set(base, ordinal + 1);
+    const key = `codex:${base}:${ordinal}:${hash(message)}`;
+    if (this.keys.has(key)) return;
+    this.keys.add(key);
+    this.push({ type: 'prompt', sessionId: this.sessionId, at: this.at, key, text: message });
+  }
+
+  private tool(call: ToolCall, useId: string): void {
+    if (this.tools.has(useId)) return;
+    const item: ToolItem = { type: 'tool', sessionId: this.sessionId, at: this.at, call: { ...call, useId } };
+    this.tools.set(useId, { item, settled: false });
+    this.push(item);
+  }
+
+  /** What the model was told: a first outcome, which an end event (the real exit) may still correct. */
+  private output(callId: unknown, output: unknown): void {
+    const entry = typeof callId === 'string' ? this.tools.get(callId) : undefined;
+    if (!entry) return;
+    const { call } = entry.item;
+    if (entry.settled) {
+      if (call.outcome && call.outcome.output === undefined && typeof output === 'string')
+        call.outcome.output = parseToolText(output).output;
+      return;
+    }
+    call.outcome = outcomeFromOutput(call.name, call.kind, output);
+  }
+
+  /** An end event's outcome wins: exec_command's own output may only say the process is still running. */
+  private settle(callId: unknown, outcome: ToolOutcome): void {
+    const entry = typeof callId === 'string' ? this.tools.get(callId) : undefined;
+    if (!entry) return;
+    const { call } = entry.item;
+    const merged: ToolOutcome = { ...call.outcome, ...outcome };
+    if (outcome.output === undefined && call.outcome?.output !== undefined)
+      merged.output = call.outcome.output;
+    if (call.name === 'apply_patch' && call.kind === 'write') {
+      if (merged.failed) delete merged.created;
+      else merged.created = true;
+    }
+    call.outcome = merged;
+    entry.settled = true;
+  }
+
+  private responseItem(payload: Json): void {
+    switch (payload.type) {
+      case 'message':
+        if (!this.promptEvents && payload.role === 'user') this.prompt(messageText(payload.content));
+        break;
+      case 'function_call': {
+        const name = qualifiedName(text(payload.name) ?? '', payload.namespace);
+        const callId = text(payload.call_id) ?? text(payload.id);
+        if (name && callId) this.tool(codexToolCall(name, argumentsOf(payload.arguments)), callId);
+        break;
+      }
+      case 'custom_tool_call': {
+        const name = text(payload.name);
+        const callId = text(payload.call_id) ?? text(payload.id);
+        if (name && callId) this.tool(codexToolCall(name, text(payload.input) ?? ''), callId);
+        break;
+      }
+      case 'local_shell_call': {
+        const callId = text(payload.call_id) ?? text(payload.id);
+        const action = record(payload.action);
+        if (callId) this.tool(codexToolCall('local_shell', { command: action.command }), callId);
+        break;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+        this.output(payload.call_id, payload.output);
+        break;
+      case 'web_search_call':
+        this.webSearch(payload);
+        break;
+    }
+  }
+
+  private webSearch(payload: Json): void {
+    const action = record(payload.action);
+    const query = text(action.query) ?? (Array.isArray(action.queries) ? text(action.queries[0]) : undefined);
+    const call = codexToolCall('web_search', {});
+    if (action.type === 'open_page' || action.type === 'find_in_page') {
+      call.kind = 'fetch';
+      const url = text(action.url);
+      if (url !== undefined) call.input.url = url;
+      const pattern = text(action.pattern);
+      if (pattern !== undefined) call.input.query = pattern;
+    } else if (query !== undefined) call.input.query = query;
+    // The item has no call id in most releases; its `web_search_end` event, just before it, has one.
+    const end = this.webSearchEnd;
+    this.webSearchEnd = undefined;
+    const useId =
+      text(payload.id) ??
+      (end && (end.query === undefined || end.query === query) ? end.callId : undefined) ??
+      `codex:${this.turnId ?? this.origin}:search:${this.searches++}:${hash(JSON.stringify(action))}`;
+    this.tool(call, useId);
+    if (payload.status === 'completed' || payload.status === 'failed')
+      this.settle(useId, { failed: payload.status === 'failed' });
+  }
+
+  private event(payload: Json, afterCompacted: boolean): void {
+    switch (payload.type) {
+      case 'task_started':
+      case 'turn_started':
+        this.turn(text(payload.turn_id));
+        this.contextWindow = num(payload.model_context_window) ?? this.contextWindow;
+        break;
+      case 'user_message':
+        if (payload.kind === undefined || payload.kind === 'plain') this.prompt(text(payload.message));
+        break;
+      case 'token_count':
+        this.usage(record(payload.info));
+        break;
+      case 'exec_command_end': {
+        const exitCode = num(payload.exit_code);
+        const outcome: ToolOutcome = {
+          failed:
+            (exitCode !== undefined && exitCode !== 0) ||
+            payload.status === 'failed' ||
+            payload.status === 'declined',
+        };
+        if (exitCode !== undefined) outcome.exitCode = exitCode;
+        const output =
+          text(payload.aggregated_output) || text(payload.formatted_output) || text(payload.stdout);
+        if (output) outcome.output = output;
+        this.settle(payload.call_id, outcome);
+        break;
+      }
+      case 'patch_apply_end': {
+        const outcome: ToolOutcome = { failed: payload.success === false || payload.status === 'failed' };
+        const output = [text(payload.stdout), text(payload.stderr)].filter(Boolean).join('\n');
+        if (output) outcome.output = output;
+        this.settle(payload.call_id, outcome);
+        break;
+      }
+      case 'mcp_tool_call_end': {
+        const result = record(payload.result);
+        const ok = 'Ok' in result ? record(result.Ok) : undefined;
+        const outcome: ToolOutcome = { failed: ok === undefined || ok.isError === true };
+        const body = ok ? mcpResultText(ok) : text(result.Err);
+        if (body !== undefined) outcome[ok ? 'output' : 'error'] = body;
+        this.settle(payload.call_id, outcome);
+        break;
+      }
+      case 'web_search_end': {
+        const callId = text(payload.call_id);
+        if (callId !== undefined) this.webSearchEnd = { callId, query: text(payload.query) };
+        break;
+      }
+      case 'context_compacted':
+        // Codex writes a `compacted` line, then this event: one compaction, once.
+        if (!afterCompacted) this.push({ type: 'compact', sessionId: this.sessionId, at: this.at });
+        break;
+    }
+  }
+
+  /**
+   * Context in use after a model call, as Codex's own gauge computes it: the last call's
+   * `tokens_in_context_window()` (its `total_tokens`, input with cache plus output), not the session's
+   * cumulative `total_token_usage`. Codex repeats `token_count` lines (rate-limit updates): each reading
+   * is counted once.
+   */
+  private usage(info: Json): void {
+    const last = record(info.last_token_usage);
+    const contextTokens =
+      num(last.total_tokens) ??
+      (num(last.input_tokens) !== undefined
+        ? (num(last.input_tokens) ?? 0) + (num(last.output_tokens) ?? 0)
+        : undefined);
+    if (contextTokens === undefined) return;
+    const reading = JSON.stringify([info.total_token_usage ?? null, info.last_token_usage]);
+    if (this.usages.has(reading)) return;
+    this.usages.add(reading);
+    this.contextWindow = num(info.model_context_window) ?? this.contextWindow;
+    const item: Extract<SessionItem, { type: 'usage' }> = {
+      type: 'usage',
+      sessionId: this.sessionId,
+      at: this.at,
+      contextTokens,
+    };
+    if (this.contextWindow !== undefined) item.contextWindow = this.contextWindow;
+    const model = text(info.model) ?? this.model;
+    if (model !== undefined) item.model = model;
+    this.push(item);
+  }
+}

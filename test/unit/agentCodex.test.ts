@@ -1,0 +1,802 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import type { SessionItem } from '../../src/engine/agents/adapter';
+import { codexAdapter } from '../../src/engine/agents/codex';
+import { parseApplyPatch } from '../../src/engine/agents/codex/applyPatch';
+import {
+  CODEX_RECORDED_EVENTS,
+  codexConnected,
+  codexHooksPath,
+  planCodexConnect,
+  planCodexDisconnect,
+} from '../../src/engine/agents/codex/hooksFile';
+import { serverLine, serversInConfig } from '../../src/engine/agents/codex/mcpConfig';
+import { codexPayloads } from '../../src/engine/agents/codex/payload';
+import { parseToolText } from '../../src/engine/agents/codex/toolCalls';
+import { readRollout } from '../../src/engine/agents/codex/rollout';
+import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
+import type { EventPayload } from '../../src/engine/eventLine';
+import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/hookSettings';
+import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
+
+const CODEX_DIR = path.join(FIXTURES_DIR, 'codex');
+const PAYLOADS_DIR = path.join(CODEX_DIR, 'hook-payloads');
+const CLI_ROLLOUT = path.join(
+  CODEX_DIR,
+  'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl',
+);
+const DESKTOP_ROLLOUT = path.join(
+  CODEX_DIR,
+  'rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.excerpt.jsonl',
+);
+const CLI_SESSION = '019e1625-789d-76c0-80ab-3724b5ddb799';
+
+function payload(name: string): EventPayload {
+  return JSON.parse(fs.readFileSync(path.join(PAYLOADS_DIR, name), 'utf8')) as EventPayload;
+}
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cd-codex-'));
+}
+
+type Of<T extends SessionItem['type']> = Extract<SessionItem, { type: T }>;
+function ofType<T extends SessionItem['type']>(items: SessionItem[], type: T): Array<Of<T>> {
+  return items.filter((item): item is Of<T> => item.type === type);
+}
+
+function keysOf(items: SessionItem[]): string[] {
+  return items.flatMap((item) =>
+    item.type === 'prompt' ? [item.key] : item.type === 'tool' ? [item.call.useId] : [],
+  );
+}
+
+describe('Codex hook payloads', () => {
+  test('every Codex payload is recognised as certainly Codex', () => {
+    for (const name of fs.readdirSync(PAYLOADS_DIR))
+      assert.equal(codexPayloads.recognise(payload(name)), 2, name);
+  });
+
+  test("Claude Code's documented payloads are not Codex's", () => {
+    for (const name of fs.readdirSync(HOOK_EXAMPLES_DIR).filter((file) => file.endsWith('.input.json'))) {
+      const claude = JSON.parse(fs.readFileSync(path.join(HOOK_EXAMPLES_DIR, name), 'utf8')) as EventPayload;
+      assert.equal(codexPayloads.recognise(claude), 0, name);
+    }
+  });
+
+  test('a session start, a prompt and a stop read as such', () => {
+    const start = codexPayloads.normalise(payload('SessionStart.input.json'));
+    assert.deepEqual(start, {
+      agent: 'codex',
+      kind: 'session-start',
+      name: 'SessionStart',
+      sessionId: CLI_SESSION,
+      cwd: '/Users/Sample_User/repos/codemie-ai/codemie-code',
+      transcriptPath: `/Users/Sample_User/.codex/sessions/2026/05/11/rollout-2026-05-11T11-26-55-${CLI_SESSION}.jsonl`,
+      model: 'gpt-5.5',
+      source: 'startup',
+    });
+    const prompt = codexPayloads.normalise(payload('UserPromptSubmit.input.json'));
+    assert.equal(prompt?.kind, 'prompt');
+    assert.equal(prompt?.prompt, "let's update the defailt context compart to 90 in env var");
+    assert.equal(codexPayloads.normalise(payload('Stop.input.json'))?.kind, 'stop');
+    const compact = codexPayloads.normalise(payload('PreCompact.input.json'));
+    assert.equal(compact?.kind, 'compact');
+    assert.equal(compact?.trigger, 'auto');
+    const subagent = codexPayloads.normalise(payload('SubagentStop.input.json'));
+    assert.equal(subagent?.kind, 'subagent-stop');
+    assert.equal(subagent?.agentType, 'explorer');
+    assert.equal(subagent?.message, 'Found the compaction defaults in src/agents/plugins.');
+  });
+
+  test('a shell call is a shell command with its output', () => {
+    const before = codexPayloads.normalise(payload('PreToolUse.Bash.input.json'));
+    assert.equal(before?.kind, 'tool-start');
+    assert.deepEqual(before?.tool, {
+      name: 'Bash',
+      kind: 'shell',
+      useId: 'call_jQYxA5wvjWJ4ZtptybmzrkNm',
+      input: { command: 'git status --short' },
+    });
+    const after = codexPayloads.normalise(payload('PostToolUse.Bash.input.json'));
+    assert.equal(after?.kind, 'tool-end');
+    assert.deepEqual(after?.tool?.outcome, { failed: false, output: '' });
+  });
+
+  test('apply_patch updating a file is an edit of that file, adding one a write that creates it', () => {
+    const update = codexPayloads.normalise(payload('PostToolUse.apply_patch.update.input.json'))?.tool;
+    assert.equal(update?.kind, 'edit');
+    assert.equal(update?.input.path, 'src/agents/plugins/codemie-code.plugin.ts');
+    assert.equal(update?.input.edits?.length, 1);
+    assert.match(update?.input.edits?.[0].after ?? '', /threshold: 0\.9,/);
+    assert.doesNotMatch(update?.input.edits?.[0].before ?? '', /threshold/);
+    assert.equal(update?.outcome?.failed, false);
+    assert.equal(update?.outcome?.exitCode, 0);
+    assert.equal(
+      update?.outcome?.output,
+      'Success. Updated the following files:\nM src/agents/plugins/codemie-code.plugin.ts\n',
+    );
+
+    const add = codexPayloads.normalise(payload('PostToolUse.apply_patch.add.input.json'))?.tool;
+    assert.equal(add?.kind, 'write');
+    assert.equal(add?.input.path, 'post_tool_use_apply_patch.txt');
+    assert.equal(add?.input.content, 'patched\n');
+    assert.equal(add?.outcome?.created, true);
+  });
+
+  test('an MCP tool names its server and reports its result', () => {
+    const event = codexPayloads.normalise(payload('PostToolUse.mcp.input.json'));
+    assert.equal(event?.kind, 'tool-end');
+    assert.equal(event?.tool?.name, 'mcp__rmcp__echo');
+    assert.equal(event?.tool?.kind, 'mcp');
+    assert.equal(event?.tool?.server, 'rmcp');
+    assert.deepEqual(event?.tool?.outcome, {
+      failed: false,
+      output: '{"echo":"ECHOING: hook e2e ping","env":null}',
+    });
+    const failing = {
+      ...payload('PostToolUse.mcp.input.json'),
+      tool_response: { content: [{ type: 'text', text: 'no such page' }], isError: true },
+    };
+    const failed = codexPayloads.normalise(failing);
+    assert.equal(failed?.kind, 'tool-failed');
+    assert.equal(failed?.tool?.outcome?.output, 'no such page');
+  });
+
+  test('a failed patch is a failed tool call', () => {
+    const failing = {
+      ...payload('PostToolUse.apply_patch.update.input.json'),
+      tool_response:
+        '{"output":"apply_patch verification failed","metadata":{"exit_code":1,"duration_seconds":0.0}}',
+    };
+    const event = codexPayloads.normalise(failing);
+    assert.equal(event?.kind, 'tool-failed');
+    assert.equal(event?.tool?.outcome?.exitCode, 1);
+  });
+
+  test('odd payloads neither throw nor pass as Codex', () => {
+    const odd: EventPayload[] = [
+      {},
+      { hook_event_name: 42 },
+      {
+        hook_event_name: 'PostToolUse',
+        tool_name: 'apply_patch',
+        tool_input: 'not an object',
+        tool_response: [1, 2],
+      },
+      {
+        hook_event_name: 'PostToolUse',
+        turn_id: 't',
+        tool_name: 'Bash',
+        tool_input: { command: ['ls', '-la'] },
+        tool_response: null,
+      },
+      { hook_event_name: 'toString', turn_id: 't' },
+    ];
+    for (const value of odd) {
+      assert.doesNotThrow(() => codexPayloads.recognise(value));
+      assert.doesNotThrow(() => codexPayloads.normalise(value));
+    }
+    assert.equal(codexPayloads.recognise({}), 0);
+    assert.equal(codexPayloads.recognise({ hook_event_name: 'toString', turn_id: 't' }), 0);
+    assert.equal(codexPayloads.normalise(odd[3])?.tool?.input.command, 'ls -la');
+  });
+});
+
+describe('shell results as Codex reports them', () => {
+  test('the exit code comes from the header above the output, never from the output itself', () => {
+    assert.deepEqual(parseToolText('Exit code: 1\nWall time: 0.2 seconds\nOutput:\nboom\n'), {
+      output: 'boom\n',
+      exitCode: 1,
+    });
+    assert.deepEqual(
+      parseToolText(
+        'Chunk ID: a1\nWall time: 0.0 seconds\nProcess exited with code 127\nOriginal token count: 3\nOutput:\nnope\n',
+      ),
+      { output: 'nope\n', exitCode: 127 },
+    );
+    assert.deepEqual(parseToolText('Exit code: 1\n(printed by the program)'), {
+      output: 'Exit code: 1\n(printed by the program)',
+    });
+    assert.deepEqual(parseToolText('{"output":"ok\\n","metadata":{"exit_code":0,"duration_seconds":0.1}}'), {
+      output: 'ok\n',
+      exitCode: 0,
+    });
+  });
+
+  test('older shell tools: argv arrays joined into a command line, structured exit codes', () => {
+    const lines = [
+      { type: 'session_meta', payload: { id: 's-old', cwd: '/w', cli_version: '0.30.0' } },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'shell',
+          arguments: '{"command":["bash","-lc","ls -la src"],"workdir":"/w"}',
+          call_id: 'c1',
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'function_call_output',
+          call_id: 'c1',
+          output:
+            '{"output":"ls: src: No such file or directory\\n","metadata":{"exit_code":2,"duration_seconds":0.0}}',
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'local_shell_call',
+          call_id: 'c2',
+          status: 'completed',
+          action: { type: 'exec', command: ['/bin/sh', '-c', 'printf ok'] },
+        },
+      },
+      { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c2', output: 'ok' } },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'read_file',
+          arguments: '{"file_path":"/w/README.md","offset":1,"limit":40}',
+          call_id: 'c3',
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'spawn_agent',
+          arguments: '{"agent_type":"explorer","message":"map the tests"}',
+          call_id: 'c4',
+        },
+      },
+    ].map((line) => JSON.stringify({ timestamp: '2025-09-01T10:00:00.000Z', ...line }));
+    const calls = ofType(readRollout(lines.join('\n')).items, 'tool').map((item) => item.call);
+    assert.deepEqual(
+      calls.map((call) => [call.name, call.kind, call.input, call.outcome?.failed, call.outcome?.exitCode]),
+      [
+        ['shell', 'shell', { command: "bash -lc 'ls -la src'" }, true, 2],
+        ['local_shell', 'shell', { command: "/bin/sh -c 'printf ok'" }, false, undefined],
+        ['read_file', 'read', { path: '/w/README.md' }, undefined, undefined],
+        [
+          'spawn_agent',
+          'subagent',
+          { prompt: 'map the tests', subagentType: 'explorer' },
+          undefined,
+          undefined,
+        ],
+      ],
+    );
+  });
+
+  test('before the line wrapper: a bare meta, bare items, and the model-visible user message', () => {
+    const lines = [
+      '{"id":"0199a000-0000-7000-8000-000000000001","timestamp":"2025-08-01T10:00:00.000Z","instructions":null,"cwd":"/w"}',
+      '{"record_type":"state"}',
+      '{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\\n  <cwd>/w</cwd>\\n</environment_context>"}]}',
+      '{"type":"message","role":"user","content":[{"type":"input_text","text":"fix the build"}]}',
+      '{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"make\\"]}","call_id":"c1"}',
+    ];
+    assert.equal(codexSessions.recognise(lines[0]), true);
+    const { items, skipped } = readRollout(lines.join('\n'));
+    assert.equal(skipped, 0);
+    assert.equal(ofType(items, 'session')[0].sessionId, '0199a000-0000-7000-8000-000000000001');
+    assert.deepEqual(
+      ofType(items, 'prompt').map((prompt) => prompt.text),
+      ['fix the build'],
+    );
+    assert.equal(ofType(items, 'tool')[0].call.input.command, 'make');
+  });
+});
+
+describe('apply_patch envelopes', () => {
+  test('add, update with a move, and delete are read in order', () => {
+    const files = parseApplyPatch(
+      [
+        '*** Begin Patch',
+        '*** Add File: docs/new.md',
+        '+# New',
+        '+',
+        '+text',
+        '*** Update File: src/a.ts',
+        '*** Move to: src/b.ts',
+        '@@ function a',
+        ' keep',
+        '-old',
+        '+new',
+        '@@',
+        '-gone',
+        '*** Delete File: src/c.ts',
+        '*** End Patch',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(files, [
+      { op: 'add', path: 'docs/new.md', hunks: [], content: '# New\n\ntext\n' },
+      {
+        op: 'update',
+        path: 'src/a.ts',
+        moveTo: 'src/b.ts',
+        hunks: [
+          { before: 'keep\nold', after: 'keep\nnew' },
+          { before: 'gone', after: '' },
+        ],
+      },
+      { op: 'delete', path: 'src/c.ts', hunks: [] },
+    ]);
+    assert.deepEqual(parseApplyPatch('not a patch'), []);
+  });
+});
+
+describe('Codex rollouts', () => {
+  test('a rollout is recognised from its first line, even cut short', () => {
+    const head = fs.readFileSync(CLI_ROLLOUT, 'utf8').slice(0, 300);
+    assert.equal(codexSessions.recognise(head), true);
+    assert.equal(codexSessions.recognise(fs.readFileSync(DESKTOP_ROLLOUT, 'utf8')), true);
+    const claude = fs.readFileSync(
+      path.join(
+        FIXTURES_DIR,
+        'transcripts',
+        fs.readdirSync(path.join(FIXTURES_DIR, 'transcripts')).find((f) => f.endsWith('.jsonl'))!,
+      ),
+      'utf8',
+    );
+    assert.equal(codexSessions.recognise(claude), false);
+    assert.equal(codexSessions.recognise('not json at all'), false);
+  });
+
+  test('a CLI session: its prompts, tool calls with failures from exit codes, and context usage', () => {
+    const { items, skipped } = codexSessions.read(CLI_ROLLOUT);
+    assert.equal(skipped, 0);
+    const [session] = ofType(items, 'session');
+    assert.equal(ofType(items, 'session').length, 1);
+    assert.deepEqual(
+      { id: session.sessionId, cwd: session.cwd, model: session.model },
+      { id: CLI_SESSION, cwd: '/Users/Sample_User/repos/codemie-ai/codemie-code', model: 'gpt-5.5' },
+    );
+    assert.equal(session.at, Date.parse('2026-05-11T08:26:55.042Z'));
+
+    // The AGENTS.md and permission messages Codex injects are not the user's prompts.
+    assert.deepEqual(
+      ofType(items, 'prompt').map((prompt) => prompt.text),
+      ['show tools', "let's update the defailt context compart to 90 in env var"],
+    );
+
+    const tools = ofType(items, 'tool').map((item) => item.call);
+    assert.equal(tools.length, 16);
+    const byName = (name: string) => tools.filter((call) => call.name === name).length;
+    assert.deepEqual(
+      {
+        exec: byName('exec_command'),
+        stdin: byName('write_stdin'),
+        patch: byName('apply_patch'),
+        web: byName('web_search'),
+        plan: byName('update_plan'),
+      },
+      { exec: 5, stdin: 6, patch: 3, web: 1, plan: 1 },
+    );
+    // exec_command's own output says the process is still running; its end event has the real exit.
+    const failed = tools.filter((call) => call.outcome?.failed);
+    assert.deepEqual(
+      failed.map((call) => [call.useId, call.outcome?.exitCode]),
+      [
+        ['call_NqXBF7JK4NH5M85YXgojxxmC', 2],
+        ['call_nTBN3WDXOZcJOBB6UsOQHpni', 1],
+      ],
+    );
+    assert.match(failed[1].input.command ?? '', /^npm test -- --run /);
+    assert.equal(tools.find((call) => call.useId === 'call_Y2p6KmqwoTtpi6atpDPuxC5M')?.outcome?.exitCode, 0);
+    assert.ok(
+      tools.every((call) => call.outcome !== undefined),
+      'every call has its result',
+    );
+
+    const search = tools.find((call) => call.name === 'web_search');
+    assert.equal(search?.kind, 'web-search');
+    assert.equal(search?.useId, 'ws_023bc037ca71df15016a0195bb758c819ba5b12d072d9bb0ae');
+    assert.match(search?.input.query ?? '', /^OpenCode config compact context percentage/);
+
+    const patches = tools.filter((call) => call.name === 'apply_patch');
+    assert.deepEqual(
+      patches.map((call) => [call.kind, call.input.path]),
+      [
+        ['edit', 'src/agents/plugins/__tests__/codemie-code-reasoning.test.ts'],
+        ['edit', 'src/agents/plugins/codemie-code.plugin.ts'],
+        ['edit', 'src/agents/plugins/opencode/opencode.plugin.ts'],
+      ],
+    );
+
+    // One reading per token_count line of the excerpt (13), each a different call.
+    const usage = ofType(items, 'usage');
+    assert.equal(usage.length, 13);
+    // The gauge is the last call's tokens (input with cache, plus output), never the cumulative total.
+    assert.deepEqual(
+      { tokens: usage[0].contextTokens, window: usage[0].contextWindow, model: usage[0].model },
+      { tokens: 18870, window: 258400, model: 'gpt-5.5' },
+    );
+    assert.equal(usage.at(-1)?.contextTokens, 132006);
+  });
+
+  test('a desktop session: MCP calls named as hooks name them, prompts without turns', () => {
+    const { items, skipped } = codexSessions.read(DESKTOP_ROLLOUT);
+    assert.equal(skipped, 0);
+    assert.equal(ofType(items, 'session')[0].model, undefined);
+    assert.equal(ofType(items, 'prompt').length, 3);
+    const tools = ofType(items, 'tool').map((item) => item.call);
+    assert.equal(tools.length, 5);
+    const mcp = tools.filter((call) => call.kind === 'mcp');
+    assert.deepEqual(
+      mcp.map((call) => [call.name, call.server]),
+      [
+        ['mcp__node_repl__js', 'node_repl'],
+        ['mcp__node_repl__js', 'node_repl'],
+      ],
+    );
+    assert.equal(mcp[0].name, codexAdapter.tools?.mcpToolName('node_repl', 'js'));
+    assert.deepEqual(
+      tools.filter((call) => call.outcome?.failed).map((call) => call.outcome?.exitCode),
+      [1],
+    );
+    assert.equal(ofType(items, 'usage').length, 0);
+  });
+
+  test('repeated token counts are one reading', () => {
+    const lines = fs.readFileSync(CLI_ROLLOUT, 'utf8').split('\n');
+    const tokenLine = lines.find((line) => line.includes('"type":"token_count"'))!;
+    const doubled = lines.flatMap((line) => (line === tokenLine ? [line, line, line] : [line])).join('\n');
+    assert.equal(ofType(readRollout(doubled).items, 'usage').length, 13);
+  });
+
+  test('a torn last line is skipped and counted, the rest read', () => {
+    const text = fs.readFileSync(CLI_ROLLOUT, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    const last = lines.pop()!;
+    const torn = [...lines, last.slice(0, last.length / 2)].join('\n');
+    const whole = readRollout(text);
+    const cut = readRollout(torn);
+    assert.equal(cut.skipped, 1);
+    assert.equal(cut.items.length, whole.items.length);
+    // The torn line was the turn's completion; a torn token count drops just that reading.
+    const beforeLastUsage = [...lines.slice(0, -1), lines.at(-1)!.slice(0, 20)].join('\n');
+    const partial = readRollout(beforeLastUsage);
+    assert.equal(partial.skipped, 1);
+    assert.equal(ofType(partial.items, 'usage').length, 12);
+  });
+
+  test('a forked copy adds only its own prompts and calls', () => {
+    const parentText = fs.readFileSync(CLI_ROLLOUT, 'utf8');
+    const parent = readRollout(parentText);
+    // Codex's fork: a new session meta naming its parent, then the parent's items as they were (their
+    // timestamps new), then the fork's own turns (codex-rs/core tests/suite/fork_thread.rs).
+    const forkId = '019e2000-0000-7000-8000-0000000000f0';
+    const stamp = '2026-05-12T09:00:00.000Z';
+    const restamp = (line: string) => line.replace(/^\{"timestamp":"[^"]*"/, `{"timestamp":"${stamp}"`);
+    const fork = [
+      JSON.stringify({
+        timestamp: stamp,
+        type: 'session_meta',
+        payload: {
+          id: forkId,
+          forked_from_id: CLI_SESSION,
+          timestamp: stamp,
+          cwd: '/Users/Sample_User/repos/codemie-ai/codemie-code',
+          originator: 'codex-tui',
+          cli_version: '0.125.0',
+        },
+      }),
+      ...parentText.trimEnd().split('\n').map(restamp),
+      JSON.stringify({
+        timestamp: stamp,
+        type: 'event_msg',
+        payload: {
+          type: 'task_started',
+          turn_id: '019e2000-1111-7000-8000-000000000001',
+          model_context_window: 258400,
+        },
+      }),
+      JSON.stringify({
+        timestamp: stamp,
+        type: 'event_msg',
+        payload: { type: 'user_message', message: 'show tools', images: [] },
+      }),
+      JSON.stringify({
+        timestamp: stamp,
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: '{"cmd":"npm test"}',
+          call_id: 'call_fork_1',
+        },
+      }),
+      JSON.stringify({
+        timestamp: stamp,
+        type: 'response_item',
+        payload: {
+          type: 'function_call_output',
+          call_id: 'call_fork_1',
+          output: 'Chunk ID: 1\nWall time: 1 seconds\nProcess exited with code 0\nOutput:\nok\n',
+        },
+      }),
+    ].join('\n');
+    const forked = readRollout(fork);
+    assert.equal(forked.skipped, 0);
+    assert.equal(ofType(forked.items, 'session')[0].parentSessionId, CLI_SESSION);
+    assert.equal(ofType(forked.items, 'session').length, 1);
+    const known = new Set(keysOf(parent.items));
+    const added = keysOf(forked.items).filter((key) => !known.has(key));
+    assert.equal(added.length, 2, 'one new prompt and one new call');
+    assert.equal(new Set(keysOf(forked.items)).size, keysOf(forked.items).length);
+    // The same words in a new turn are a new prompt; the parent's prompts keep their keys.
+    assert.ok(ofType(forked.items, 'prompt').filter((prompt) => prompt.text === 'show tools').length === 2);
+  });
+
+  test('compactions are read once, lines that are no JSON are counted', () => {
+    const lines = [
+      '{"timestamp":"2026-05-11T08:00:00.000Z","type":"session_meta","payload":{"id":"s1","cwd":"/w"}}',
+      '{"timestamp":"2026-05-11T08:00:01.000Z","type":"compacted","payload":{"message":"summary"}}',
+      '{"timestamp":"2026-05-11T08:00:01.000Z","type":"event_msg","payload":{"type":"context_compacted"}}',
+      '[1,2,3]',
+      'garbage',
+      '{"timestamp":"2026-05-11T08:00:02.000Z","type":"event_msg","payload":{"type":"context_compacted"}}',
+      '{"timestamp":"2026-05-11T08:00:03.000Z","type":"some_future_item","payload":{}}',
+    ];
+    const { items, skipped } = readRollout(lines.join('\n'));
+    assert.equal(skipped, 2);
+    assert.equal(ofType(items, 'compact').length, 2);
+  });
+
+  test('find lists the project’s rollouts, oldest first, from their first lines', () => {
+    const home = tempDir();
+    const day = path.join(home, 'sessions', '2026', '05', '11');
+    fs.mkdirSync(day, { recursive: true });
+    fs.copyFileSync(CLI_ROLLOUT, path.join(day, `rollout-2026-05-11T11-26-55-${CLI_SESSION}.jsonl`));
+    fs.copyFileSync(
+      DESKTOP_ROLLOUT,
+      path.join(day, 'rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl'),
+    );
+    fs.writeFileSync(path.join(day, 'rollout-2026-05-11T14-00-00-torn.jsonl'), '{"timestamp":"2026');
+    fs.writeFileSync(path.join(day, 'notes.txt'), 'not a rollout');
+    const archived = path.join(home, 'archived_sessions');
+    fs.mkdirSync(archived);
+    const older = fs
+      .readFileSync(CLI_ROLLOUT, 'utf8')
+      .replace(CLI_SESSION, '019d0000-0000-7000-8000-000000000001');
+    fs.writeFileSync(
+      path.join(archived, 'rollout-2026-04-01T10-00-00-019d0000-0000-7000-8000-000000000001.jsonl'),
+      older,
+    );
+    const env = { CODEX_HOME: home };
+
+    const found = codexSessions.find('/Users/Sample_User/repos/codemie-ai', env);
+    assert.deepEqual(
+      found.map((file) => path.basename(file)),
+      [
+        'rollout-2026-04-01T10-00-00-019d0000-0000-7000-8000-000000000001.jsonl',
+        `rollout-2026-05-11T11-26-55-${CLI_SESSION}.jsonl`,
+      ],
+    );
+    assert.equal(codexSessions.find('/Users/Sample_User/naya', env).length, 1);
+    assert.equal(codexSessions.find('/Users/Sample_User/repos/codemie-ai/codemie-code/src', env).length, 0);
+    assert.equal(codexSessions.find('/Users/Sample_User/repos/codemie', env).length, 0);
+    assert.deepEqual(codexSessions.find('/anywhere', { CODEX_HOME: path.join(home, 'missing') }), []);
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  test('read names the session after its file when the first line is torn', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl');
+    const lines = fs.readFileSync(CLI_ROLLOUT, 'utf8').split('\n');
+    fs.writeFileSync(file, [lines[0].slice(0, 100), ...lines.slice(1)].join('\n'));
+    const { items, skipped } = codexSessions.read(file);
+    assert.equal(skipped, 1);
+    assert.ok(items.every((item) => item.sessionId === CLI_SESSION));
+    assert.deepEqual(codexSessions.read(path.join(dir, 'missing.jsonl')), { items: [], skipped: 0 });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('Codex MCP servers', () => {
+  test('a project config.toml: stdio and HTTP servers with their lines', () => {
+    const file = path.join(CODEX_DIR, 'platformplatform.config.toml');
+    const { servers, problems } = serversInConfig(file, fs.readFileSync(file, 'utf8'), 'project');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(servers, [
+      {
+        name: 'aspire',
+        file,
+        line: 8,
+        scope: 'project',
+        disabled: false,
+        description: 'stdio: aspire agent mcp',
+      },
+      {
+        name: 'linear-server',
+        file,
+        line: 15,
+        scope: 'project',
+        disabled: false,
+        description: 'http: https://mcp.linear.app/mcp',
+      },
+    ]);
+  });
+
+  test('disabled servers, quoted and inline names, credentials redacted', () => {
+    const file = path.join(CODEX_DIR, 'synthetic.config.toml');
+    const { servers } = serversInConfig(file, fs.readFileSync(file, 'utf8'), 'global');
+    const summary = servers.map((server) => [server.name, server.line, server.disabled, server.description]);
+    assert.deepEqual(summary, [
+      ['context7', 7, false, 'stdio: npx -y @upstash/context7-mcp --api-key [REDACTED:api-key]'],
+      ['chrome-devtools', 14, true, 'stdio: npx chrome-devtools-mcp@latest'],
+      ['figma', 19, false, 'http: https://mcp.figma.com/mcp'],
+      ['inline', 24, false, 'stdio: uvx mcp-server-git'],
+    ]);
+    assert.ok(!JSON.stringify(servers).includes('ctx7sk-'));
+  });
+
+  test('a config that does not parse is a problem, not a throw', () => {
+    const { servers, problems } = serversInConfig(
+      '/c/config.toml',
+      '[mcp_servers.x]\ncommand = "npx\n',
+      'global',
+    );
+    assert.deepEqual(servers, []);
+    assert.equal(problems.length, 1);
+    assert.match(problems[0].message, /could not be parsed as TOML/);
+    assert.equal(serversInConfig('/c/config.toml', 'mcp_servers = 3\n', 'global').problems.length, 1);
+    assert.deepEqual(serversInConfig('/c/config.toml', 'model = "o3"\n', 'global'), {
+      servers: [],
+      problems: [],
+    });
+  });
+
+  test('server lines: headers with spaces and quotes, dotted keys at the root', () => {
+    assert.equal(serverLine('a = 1\n[ mcp_servers . "my server" ]\ncommand = "x"\n', 'my server'), 2);
+    assert.equal(serverLine('mcp_servers.git.command = "uvx"\n', 'git'), 1);
+    assert.equal(
+      serverLine('[mcp_servers.git.env]\nA = "1"\n[mcp_servers.git]\ncommand = "uvx"\n', 'git'),
+      3,
+    );
+  });
+
+  test('the global and project files, and the servers both declare', () => {
+    const home = tempDir();
+    const root = path.join(home, 'project');
+    fs.mkdirSync(path.join(home, '.codex'), { recursive: true });
+    fs.mkdirSync(path.join(root, '.codex'), { recursive: true });
+    fs.copyFileSync(path.join(CODEX_DIR, 'synthetic.config.toml'), path.join(home, '.codex', 'config.toml'));
+    fs.copyFileSync(
+      path.join(CODEX_DIR, 'platformplatform.config.toml'),
+      path.join(root, '.codex', 'config.toml'),
+    );
+    const tools = codexAdapter.tools!;
+    assert.deepEqual(tools.files(root, home, {}), [
+      path.join(home, '.codex', 'config.toml'),
+      path.join(root, '.codex', 'config.toml'),
+    ]);
+    const { servers, problems } = tools.servers(root, home, {});
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      servers.map((server) => `${server.scope}:${server.name}`),
+      [
+        'global:context7',
+        'global:chrome-devtools',
+        'global:figma',
+        'global:inline',
+        'project:aspire',
+        'project:linear-server',
+      ],
+    );
+    // $CODEX_HOME moves the global file; a project at the home folder is not read twice.
+    assert.deepEqual(tools.files(root, home, { CODEX_HOME: '/opt/codex' }), [
+      path.join('/opt/codex', 'config.toml'),
+      path.join(root, '.codex', 'config.toml'),
+    ]);
+    assert.equal(tools.files(home, home, {}).length, 1);
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  test('MCP tool names as Codex gives them', () => {
+    const tools = codexAdapter.tools!;
+    assert.equal(tools.mcpToolName('rmcp', 'echo'), 'mcp__rmcp__echo');
+    assert.equal(
+      tools.mcpToolName('chrome-devtools', 'take_screenshot'),
+      'mcp__chrome_devtools__take_screenshot',
+    );
+  });
+});
+
+describe('Connecting Codex', () => {
+  const command = PORTABLE_RECORDER_COMMAND;
+
+  test('scopes and paths: the project file and the user file under $CODEX_HOME', () => {
+    const hooks = codexAdapter.hooks!;
+    assert.deepEqual(hooks.scopes, ['project', 'user']);
+    assert.equal(
+      hooks.settingsPath('project', '/w/app', '/home/dev'),
+      path.join('/w/app', '.codex', 'hooks.json'),
+    );
+    assert.equal(
+      codexHooksPath('user', '/w/app', '/home/dev', {}),
+      path.join('/home/dev', '.codex', 'hooks.json'),
+    );
+    assert.equal(
+      codexHooksPath('user', '/w/app', '/home/dev', { CODEX_HOME: '/opt/codex' }),
+      path.join('/opt/codex', 'hooks.json'),
+    );
+  });
+
+  test('a new hooks.json: created as 2-space JSON, removed again on disconnect', () => {
+    const dir = tempDir();
+    const file = path.join(dir, '.codex', 'hooks.json');
+    const plan = planCodexConnect(file, undefined, command);
+    assert.equal(plan.changes.length, CODEX_RECORDED_EVENTS.length);
+    const written = plan.after!;
+    assert.ok(written.startsWith('{\n  "hooks": {\n    "SessionStart": [\n'));
+    const parsed = JSON.parse(written) as {
+      hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>;
+    };
+    assert.deepEqual(Object.keys(parsed), ['hooks']);
+    assert.deepEqual(Object.keys(parsed.hooks), [...CODEX_RECORDED_EVENTS]);
+    assert.deepEqual(parsed.hooks.SessionStart, [{ hooks: [{ type: 'command', command, timeout: 5 }] }]);
+    assert.deepEqual(parsed.hooks.PostToolUse, [{ hooks: [{ type: 'command', command, timeout: 30 }] }]);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, written);
+    assert.equal(codexAdapter.hooks!.isConnected(file, fs.readFileSync(file, 'utf8')), true);
+    assert.deepEqual(
+      planCodexConnect(file, written, command).changes,
+      [],
+      'connecting twice changes nothing',
+    );
+    const off = planCodexDisconnect(file, fs.readFileSync(file, 'utf8'));
+    assert.equal(off.after, undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a team hooks.json: connect then disconnect gives back its bytes', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'hooks.json');
+    const original = fs.readFileSync(path.join(CODEX_DIR, 'platformplatform.hooks.json'), 'utf8');
+    fs.writeFileSync(file, original);
+    const on = planCodexConnect(file, fs.readFileSync(file, 'utf8'), command);
+    fs.writeFileSync(file, on.after!);
+    const connected = JSON.parse(fs.readFileSync(file, 'utf8')) as { hooks: Record<string, unknown[]> };
+    // The team's hooks stay first and untouched; ours follow.
+    assert.equal(connected.hooks.PreToolUse.length, 2);
+    assert.equal(connected.hooks.PostToolUse.length, 3);
+    assert.equal(connected.hooks.Stop.length, 2);
+    assert.ok(codexConnected(file, fs.readFileSync(file, 'utf8')));
+    const off = planCodexDisconnect(file, fs.readFileSync(file, 'utf8'));
+    assert.equal(off.changes.length, CODEX_RECORDED_EVENTS.length);
+    fs.writeFileSync(file, off.after!);
+    assert.equal(fs.readFileSync(file, 'utf8'), original);
+    assert.equal(codexConnected(file, original), false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('other keys, tabs and CRLF survive; an update replaces only our entry', () => {
+    const original =
+      '{\r\n\t"description": "team hooks",\r\n\t"hooks": {\r\n\t\t"Stop": [\r\n\t\t\t{ "hooks": [{ "type": "command", "command": "make lint" }] }\r\n\t\t]\r\n\t}\r\n}\r\n';
+    const on = planCodexConnect('/w/hooks.json', original, command);
+    assert.match(on.after!, /^\{\r\n\t"description": "team hooks",/);
+    const off = planCodexDisconnect('/w/hooks.json', on.after);
+    assert.equal(off.after, original);
+    const moved = planCodexConnect('/w/hooks.json', on.after, `${command} --agent codex`);
+    assert.deepEqual(
+      moved.changes,
+      CODEX_RECORDED_EVENTS.map((event) => `update the Context Deck hook for ${event}`),
+    );
+  });
+
+  test('a file that is not a hooks object is refused, not overwritten', () => {
+    assert.throws(() => planCodexConnect('/w/hooks.json', '[1]', command));
+    assert.throws(() => planCodexConnect('/w/hooks.json', '{"hooks": []}', command));
+    assert.equal(codexConnected('/w/hooks.json', '{oops'), false);
+    assert.deepEqual(planCodexDisconnect('/w/hooks.json', undefined).changes, []);
+  });
+});

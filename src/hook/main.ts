@@ -8,6 +8,7 @@
  */
 import * as fs from 'node:fs';
 import { version } from '../../package.json';
+import { readsHookOutput } from '../engine/agents/payloads';
 import { appendEventLine } from '../engine/eventLog';
 import { resolveHome } from '../engine/paths';
 import { claimEvent } from './duplicates';
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
   } catch (error) {
     note(error);
   }
-  if (record.kind === 'session-start') {
+  if (record.kind === 'session-start' && (!record.agent || readsHookOutput(record.agent))) {
     // Loaded only here: project identity needs node:crypto, a few milliseconds no other event should pay.
     const { findSessionContext, sessionStartOutput } = await import('./sessionContext.js');
     const found = findSessionContext(home, record.cwd ?? process.cwd());

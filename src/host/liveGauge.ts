@@ -10,7 +10,7 @@ import {
   type GaugeReading,
   findActiveTranscript,
 } from '../engine/transcripts';
-import { SessionFileGauge } from '../engine/transcripts/sessionFileGauge';
+import { SessionFileGauge, sessionFileStamp } from '../engine/transcripts/sessionFileGauge';
 import { usageLevel } from '../engine/usageLevel';
 import type { BreakdownView, GaugeView } from '../shared/protocol';
 import { canOpen } from './contextItemOpener';
@@ -55,10 +55,20 @@ function mtimeOf(file: string): number {
 type SessionGauge = (ContextGauge | SessionFileGauge) & { agent: AgentId };
 
 /** The gauge for an agent's session file; undefined for agents whose files do not say how full the context is. */
-function gaugeFor(agent: AgentId, file: string, projectRoot: string): SessionGauge | undefined {
+function gaugeFor(active: ActiveSession, projectRoot: string): SessionGauge | undefined {
+  const { agent, file, sessionId } = active;
   if (agent === 'claude-code') return Object.assign(new ContextGauge(file, { projectRoot }), { agent });
   const sessions = adapterOf(agent)?.sessions;
-  return sessions && Object.assign(new SessionFileGauge(file, sessions), { agent });
+  return (
+    sessions && Object.assign(new SessionFileGauge(file, sessions, { projectRoot, sessionId }), { agent })
+  );
+}
+
+interface ActiveSession {
+  agent: AgentId;
+  file: string;
+  /** The session the hooks last reported, for files that hold several. */
+  sessionId?: string;
 }
 
 /**
@@ -67,9 +77,12 @@ function gaugeFor(agent: AgentId, file: string, projectRoot: string): SessionGau
  */
 export class LiveGauge implements vscode.Disposable {
   private gauge: SessionGauge | undefined;
+  private sessionId: string | undefined;
+  private storeLookup: { sessionId: string; file: string | undefined } | undefined;
   private watcher: fs.FSWatcher | undefined;
   private timer: NodeJS.Timeout;
-  private lastSize = -1;
+  /** The session file's size and time when last read (undefined: not read yet). */
+  private lastStamp: string | undefined;
   private disposed = false;
 
   constructor(
@@ -85,21 +98,43 @@ export class LiveGauge implements vscode.Disposable {
    * The newest of: the session file the hooks last named (of an agent whose files carry usage), and the
    * newest transcript in Claude Code's folder.
    */
-  private activeSession(): { agent: AgentId; file: string } | undefined {
-    const candidates: Array<{ agent: AgentId; file: string }> = [];
+  private activeSession(): ActiveSession | undefined {
+    const candidates: ActiveSession[] = [];
     const fromHooks = this.engine.db.get(
-      `SELECT transcript_path, agent FROM sessions
-       WHERE transcript_path IS NOT NULL AND (agent = 'claude-code' OR agent IN (SELECT value FROM json_each(?)))
+      `SELECT id, transcript_path, agent FROM sessions
+       WHERE agent = 'claude-code' AND transcript_path IS NOT NULL OR agent IN (SELECT value FROM json_each(?))
        ORDER BY last_event_at DESC LIMIT 1`,
       [JSON.stringify(AGENT_ADAPTERS.filter((adapter) => adapter.sessions).map((adapter) => adapter.id))],
     );
-    if (typeof fromHooks?.transcript_path === 'string' && isAgentId(fromHooks.agent))
-      candidates.push({ agent: fromHooks.agent, file: expandTilde(fromHooks.transcript_path) });
+    if (fromHooks && isAgentId(fromHooks.agent)) {
+      const sessionId = String(fromHooks.id);
+      const file =
+        typeof fromHooks.transcript_path === 'string'
+          ? expandTilde(fromHooks.transcript_path)
+          : this.sharedStore(fromHooks.agent, sessionId);
+      if (file) candidates.push({ agent: fromHooks.agent, file, sessionId });
+    }
     const found = findActiveTranscript(this.engine.identity.mainRoot);
     if (found) candidates.push({ agent: 'claude-code', file: found });
     return candidates
       .filter((candidate) => mtimeOf(candidate.file) >= 0)
       .sort((a, b) => mtimeOf(b.file) - mtimeOf(a.file))[0];
+  }
+
+  /**
+   * The store of an agent that keeps every session in one file and names none in its events (opencode's
+   * database), looked up once per session.
+   */
+  private sharedStore(agent: AgentId, sessionId: string): string | undefined {
+    if (this.storeLookup?.sessionId !== sessionId) {
+      const file = adapterOf(agent)?.sessions?.find(this.engine.identity.mainRoot, process.env).at(-1);
+      this.storeLookup = { sessionId, file };
+    }
+    return this.storeLookup.file;
+  }
+
+  private isFollowing(active: ActiveSession | undefined): boolean {
+    return active?.file === this.gauge?.transcript && active?.sessionId === this.sessionId;
   }
 
   private modelHint(): string | undefined {
@@ -118,23 +153,24 @@ export class LiveGauge implements vscode.Disposable {
     if (this.disposed) return;
     try {
       const active = this.activeSession();
-      if (active?.file !== this.gauge?.transcript) this.follow(active);
+      if (!this.isFollowing(active)) this.follow(active);
       if (!this.gauge) return;
       this.gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
-      const size = fs.statSync(this.gauge.transcript).size;
-      if (size === this.lastSize) return;
-      this.lastSize = size;
+      const stamp = sessionFileStamp(this.gauge.transcript)?.key;
+      if (stamp === undefined || stamp === this.lastStamp) return;
+      this.lastStamp = stamp;
       if (await this.gauge.refresh()) this.notify();
     } catch (error) {
       this.log.warn(`context gauge: ${shortMessage(error)}`);
     }
   }
 
-  private follow(active: { agent: AgentId; file: string } | undefined): void {
+  private follow(active: ActiveSession | undefined): void {
     this.watcher?.close();
     this.watcher = undefined;
-    this.lastSize = -1;
-    this.gauge = active && gaugeFor(active.agent, active.file, this.engine.identity.mainRoot);
+    this.lastStamp = undefined;
+    this.sessionId = active?.sessionId;
+    this.gauge = active && gaugeFor(active, this.engine.identity.mainRoot);
     const transcript = this.gauge?.transcript;
     if (transcript) {
       this.log.info(`context gauge follows ${transcript}`);
@@ -150,11 +186,11 @@ export class LiveGauge implements vscode.Disposable {
 
   /** The full reading (with the context items), once the transcript has been read. */
   reading(): GaugeReading | null {
-    return this.gauge && this.lastSize >= 0 ? this.gauge.reading() : null;
+    return this.gauge && this.lastStamp !== undefined ? this.gauge.reading() : null;
   }
 
   view(): GaugeView | null {
-    if (!this.gauge || this.lastSize < 0) return null;
+    if (!this.gauge || this.lastStamp === undefined) return null;
     const reading = this.gauge.reading();
     const trend = reading.trend.slice(-TREND_POINTS);
     return {

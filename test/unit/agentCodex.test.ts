@@ -350,8 +350,8 @@ describe('Codex rollouts', () => {
     assert.equal(codexSessions.recognise('not json at all'), false);
   });
 
-  test('a CLI session: its prompts, tool calls with failures from exit codes, and context usage', () => {
-    const { items, skipped } = codexSessions.read(CLI_ROLLOUT);
+  test('a CLI session: its prompts, tool calls with failures from exit codes, and context usage', async () => {
+    const { items, skipped } = await codexSessions.read(CLI_ROLLOUT);
     assert.equal(skipped, 0);
     const [session] = ofType(items, 'session');
     assert.equal(ofType(items, 'session').length, 1);
@@ -422,8 +422,8 @@ describe('Codex rollouts', () => {
     assert.equal(usage.at(-1)?.contextTokens, 132006);
   });
 
-  test('a desktop session: MCP calls named as hooks name them, prompts without turns', () => {
-    const { items, skipped } = codexSessions.read(DESKTOP_ROLLOUT);
+  test('a desktop session: MCP calls named as hooks name them, prompts without turns', async () => {
+    const { items, skipped } = await codexSessions.read(DESKTOP_ROLLOUT);
     assert.equal(skipped, 0);
     assert.equal(ofType(items, 'session')[0].model, undefined);
     assert.equal(ofType(items, 'prompt').length, 3);
@@ -588,15 +588,15 @@ describe('Codex rollouts', () => {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  test('read names the session after its file when the first line is torn', () => {
+  test('read names the session after its file when the first line is torn', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl');
     const lines = fs.readFileSync(CLI_ROLLOUT, 'utf8').split('\n');
     fs.writeFileSync(file, [lines[0].slice(0, 100), ...lines.slice(1)].join('\n'));
-    const { items, skipped } = codexSessions.read(file);
+    const { items, skipped } = await codexSessions.read(file);
     assert.equal(skipped, 1);
     assert.ok(items.every((item) => item.sessionId === CLI_SESSION));
-    assert.deepEqual(codexSessions.read(path.join(dir, 'missing.jsonl')), { items: [], skipped: 0 });
+    assert.deepEqual(await codexSessions.read(path.join(dir, 'missing.jsonl')), { items: [], skipped: 0 });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { codexAdapter } from '../../src/engine/agents/codex';
+import { opencodeAdapter } from '../../src/engine/agents/opencode';
+import { loadSqlJs } from '../../src/engine/sqlJs';
 import { ProjectEngine } from '../../src/engine/projectEngine';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
 import { SessionFileGauge } from '../../src/engine/transcripts/sessionFileGauge';
@@ -168,5 +170,75 @@ describe('Codex CLI', () => {
     assert.equal(reading.percent, Math.round((reading.tokens / reading.window) * 1000) / 10);
     assert.ok(reading.trend.length >= 10, 'a point per turn');
     assert.equal(await gauge.refresh(), false, 'an unchanged file is not read again');
+  });
+});
+
+describe('opencode', () => {
+  function pluginPayloads(name: string): Payload[] {
+    return fs
+      .readFileSync(path.join(FIXTURES_DIR, 'opencode', name), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Payload);
+  }
+
+  test("the plugin's events (a session that ran a subagent) become sessions, prompts and tool calls", async () => {
+    const events = pluginPayloads('opencode-1.18.33.run-task.plugin-payloads.jsonl').map((payload) => ({
+      ...payload,
+      cwd: ws.project,
+    }));
+    for (const payload of events) assert.equal((await runRecorder(ws.home, payload)).code, 0);
+    const engine = await openEngine();
+    try {
+      await engine.ingest();
+      const counts = engine.counts();
+      assert.deepEqual(
+        {
+          sessions: counts.sessions,
+          prompts: counts.prompts,
+          toolCalls: counts.toolCalls,
+          agents: counts.agents,
+        },
+        { sessions: 2, prompts: 2, toolCalls: 2, agents: { opencode: events.length } },
+      );
+      const tools = engine.db.all('SELECT tool_name FROM tool_calls ORDER BY at').map((row) => row.tool_name);
+      assert.deepEqual(tools, ['bash', 'task']);
+      const texts = engine.db.all('SELECT text, agent_type FROM observations ORDER BY seq');
+      assert.ok(
+        texts.some((row) => row.agent_type === 'general'),
+        'the subagent is remembered as its own agent type',
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test("its session store (SQLite) imports the project's sessions and feeds the gauge", async () => {
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database();
+    const dump = fs.readFileSync(
+      path.join(FIXTURES_DIR, 'opencode/opencode-1.18.33.lazyagents.excerpt.sql'),
+      'utf8',
+    );
+    db.exec(dump.replaceAll('/work/proj', ws.project));
+    const store = path.join(ws.home, 'opencode.db');
+    fs.writeFileSync(store, db.export());
+    db.close();
+
+    const engine = await openEngine();
+    try {
+      const imported = await importTranscripts(engine, { paths: [store] });
+      assert.equal(imported.files, 1, 'recognised as an opencode store by its content');
+      assert.ok(imported.sessions >= 1 && imported.prompts >= 1, JSON.stringify(imported));
+      assert.equal(engine.db.get('SELECT agent FROM sessions')?.agent, 'opencode');
+    } finally {
+      await engine.close();
+    }
+
+    const gauge = new SessionFileGauge(store, opencodeAdapter.sessions!, { projectRoot: ws.project });
+    assert.equal(await gauge.refresh(), true);
+    const reading = gauge.reading();
+    assert.ok(reading.tokens > 0, `tokens: ${reading.tokens}`);
+    assert.equal(reading.model, 'fake-model');
   });
 });

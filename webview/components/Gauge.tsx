@@ -46,10 +46,10 @@ export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeVie
         <span data-testid="gauge-tokens">
           {formatCount(gauge.tokens)} / {formatCount(gauge.window)} tokens
         </span>
-        <span title="Model" data-testid="gauge-agent">
+        <span title="Agent" data-testid="gauge-agent">
           {agentName(gauge.agent)}
-          {gauge.model ? ` · ${gauge.model}` : ''}
         </span>
+        {gauge.model && <span title="Model">{gauge.model}</span>}
       </div>
       {!active && (
         <p class="muted" data-testid="gauge-inactive">

@@ -11,6 +11,8 @@ export interface PayloadReader {
   recognise(payload: EventPayload): number;
   /** The payload in neutral form; undefined for payloads of no event this adapter knows. */
   normalise(payload: EventPayload): AgentEvent | undefined;
+  /** False for an agent that reads nothing a hook prints (so the recorder prints no session context). */
+  readsHookOutput?: false;
 }
 
 /** The text of a settings file before and after a change; `after` undefined means the file is removed. */
@@ -74,8 +76,11 @@ export interface SessionFiles {
   find(projectRoot: string, env: NodeJS.ProcessEnv): string[];
   /** Whether a file's first lines (or bytes) are this agent's session format. */
   recognise(head: string): boolean;
-  /** Everything the file says, in order; bad lines are skipped and counted. */
-  read(file: string): { items: SessionItem[]; skipped: number };
+  /**
+   * Everything the file says, in order; bad lines are skipped and counted. A store shared by all projects
+   * (opencode's database) gives only the sessions of `projectRoot` when it is given.
+   */
+  read(file: string, options?: { projectRoot?: string }): Promise<{ items: SessionItem[]; skipped: number }>;
 }
 
 /** An MCP server the agent's config declares. */

@@ -7,10 +7,16 @@ import * as path from 'node:path';
 import type { AgentAdapter } from './adapter';
 import { claudeCodeAdapter } from './claudeCode';
 import { codexAdapter } from './codex';
+import { opencodeAdapter } from './opencode';
 import type { AgentId } from './types';
 import { vscodeAdapter } from './vscode';
 
-export const AGENT_ADAPTERS: readonly AgentAdapter[] = [claudeCodeAdapter, vscodeAdapter, codexAdapter];
+export const AGENT_ADAPTERS: readonly AgentAdapter[] = [
+  claudeCodeAdapter,
+  vscodeAdapter,
+  codexAdapter,
+  opencodeAdapter,
+];
 
 export function adapterOf(id: AgentId): AgentAdapter | undefined {
   return AGENT_ADAPTERS.find((adapter) => adapter.id === id);

@@ -6,6 +6,7 @@ import type { EventPayload } from '../eventLine';
 import type { PayloadReader } from './adapter';
 import { claudePayloads } from './claudeCode/payload';
 import { codexPayloads } from './codex/payload';
+import { opencodePayloads } from './opencode/payload';
 import { type AgentEvent, type AgentId, isAgentId } from './types';
 import { vscodePayloads } from './vscode/payload';
 
@@ -13,6 +14,7 @@ import { vscodePayloads } from './vscode/payload';
 const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [
   ['vscode', vscodePayloads],
   ['codex', codexPayloads],
+  ['opencode', opencodePayloads],
   ['claude-code', claudePayloads],
 ];
 
@@ -35,6 +37,11 @@ export function recogniseAgent(payload: EventPayload, hint?: unknown): AgentId |
 
 function readerOf(id: AgentId): PayloadReader {
   return READERS.find(([reader]) => reader === id)?.[1] ?? claudePayloads;
+}
+
+/** Whether the agent reads what the hook prints (the session-start context). */
+export function readsHookOutput(agent: AgentId): boolean {
+  return readerOf(agent).readsHookOutput !== false;
 }
 
 /** The payload as a neutral event, read by the agent it is recognised as; undefined when none knows it. */

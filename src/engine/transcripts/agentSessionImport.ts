@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { AGENT_ADAPTERS } from '../agents';
+import { sessionFileStamp } from './sessionFileGauge';
 import type { AgentAdapter, SessionFiles } from '../agents/adapter';
 import type { ProjectEngine } from '../projectEngine';
 import { writeSessionItems } from './sessionItemRows';
@@ -59,11 +60,11 @@ export interface AgentImportResult extends RowCounts {
 }
 
 /** Import the files that changed since they were last read, each in one transaction. */
-export function importAgentSessions(
+export async function importAgentSessions(
   engine: ProjectEngine,
   files: readonly AgentSessionFile[],
   options: { force?: boolean; signal?: AbortSignal } = {},
-): AgentImportResult {
+): Promise<AgentImportResult> {
   const result: AgentImportResult = {
     files: 0,
     skippedFiles: 0,
@@ -77,18 +78,15 @@ export function importAgentSessions(
   const db = engine.db;
   for (const { file, adapter } of files) {
     if (options.signal?.aborted) break;
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(file);
-    } catch {
-      continue;
-    }
+    const stat = sessionFileStamp(file);
+    if (!stat) continue;
     const row = db.get('SELECT size, mtime_ms FROM transcript_files WHERE path = ?', [file]);
     if (!options.force && row && Number(row.size) === stat.size && Number(row.mtime_ms) === stat.mtimeMs) {
       result.skippedFiles++;
       continue;
     }
-    const { items, skipped } = adapter.sessions.read(file);
+    // A store of every project's sessions (opencode's database) gives this project's, even when named.
+    const { items, skipped } = await adapter.sessions.read(file, { projectRoot: engine.identity.mainRoot });
     db.transaction(() => {
       const counts = writeSessionItems(db, adapter.id, file, items);
       result.toolCalls += counts.toolCalls;

@@ -156,7 +156,7 @@ export async function importTranscripts(
   }
   const result = await new TranscriptImport(engine, options).run(sources);
   if (!result.cancelled) {
-    const others = importAgentSessions(engine, agentFiles, options);
+    const others = await importAgentSessions(engine, agentFiles, options);
     result.files += others.files;
     result.skippedFiles += others.skippedFiles;
     result.malformed += others.malformed;

@@ -27,25 +27,21 @@ export class SessionFileGauge {
   constructor(
     readonly transcript: string,
     private readonly files: SessionFiles,
-    private options: Pick<ContextGaugeOptions, 'window' | 'modelHint'> = {},
+    private options: SessionGaugeOptions = {},
   ) {}
 
-  configure(options: Pick<ContextGaugeOptions, 'window' | 'modelHint'>): void {
+  configure(options: SessionGaugeOptions): void {
     this.options = { ...this.options, ...options };
   }
 
   /** Reads the file again when it changed (its items are keyed, so a whole read is as good as a tail). */
   async refresh(): Promise<boolean> {
-    let stat: fs.Stats;
-    try {
-      stat = await fs.promises.stat(this.transcript);
-    } catch {
-      return false;
-    }
-    const stamp = `${stat.size}:${stat.mtimeMs}`;
-    if (stamp === this.stamp) return false;
-    this.stamp = stamp;
-    const { items, skipped } = this.files.read(this.transcript);
+    const stamp = sessionFileStamp(this.transcript);
+    if (stamp === undefined || stamp.key === this.stamp) return false;
+    this.stamp = stamp.key;
+    const { items, skipped } = await this.files.read(this.transcript, {
+      projectRoot: this.options.projectRoot,
+    });
     this.items = items;
     this.malformed = skipped;
     return true;
@@ -56,14 +52,51 @@ export class SessionFileGauge {
   }
 }
 
-/** The reading of the file's main session: the first session it names (a fork names its parent later). */
+export interface SessionGaugeOptions extends Pick<ContextGaugeOptions, 'window' | 'modelHint'> {
+  /** The session to follow in a file that holds several (opencode's database); default: its first. */
+  sessionId?: string;
+  projectRoot?: string;
+}
+
+/**
+ * What tells that a session file changed: its size and time, and those of its write-ahead log (a database
+ * in WAL mode, like opencode's, grows its `-wal` file while the main file stays as it was).
+ */
+export function sessionFileStamp(file: string): { key: string; size: number; mtimeMs: number } | undefined {
+  let main: fs.Stats;
+  try {
+    main = fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+  let size = main.size;
+  let mtimeMs = main.mtimeMs;
+  try {
+    const wal = fs.statSync(`${file}-wal`);
+    size += wal.size;
+    mtimeMs = Math.max(mtimeMs, wal.mtimeMs);
+  } catch {
+    // No write-ahead log: the file alone.
+  }
+  return { key: `${size}:${mtimeMs}`, size, mtimeMs };
+}
+
+/**
+ * The reading of one session of the file: the one asked for, else the first the file names (a fork names
+ * its parent later).
+ */
 export function gaugeOfItems(
   transcript: string,
   items: readonly SessionItem[],
   malformed: number,
-  options: Pick<ContextGaugeOptions, 'window' | 'modelHint'> = {},
+  options: SessionGaugeOptions = {},
 ): GaugeReading {
-  const sessionId = items.find((item) => item.type === 'session')?.sessionId ?? items[0]?.sessionId;
+  const sessionId =
+    (options.sessionId !== undefined && items.some((item) => item.sessionId === options.sessionId)
+      ? options.sessionId
+      : undefined) ??
+    items.find((item) => item.type === 'session')?.sessionId ??
+    items[0]?.sessionId;
   const own = items.filter((item) => item.sessionId === sessionId);
   const usages = own.filter((item): item is Usage => item.type === 'usage');
   const last = usages[usages.length - 1];

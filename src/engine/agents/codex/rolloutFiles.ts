@@ -89,5 +89,5 @@ export function readRolloutFile(file: string): { items: SessionItem[]; skipped: 
 export const codexSessions: SessionFiles = {
   find: findRollouts,
   recognise: recogniseRolloutHead,
-  read: readRolloutFile,
+  read: (file) => Promise.resolve(readRolloutFile(file)),
 };

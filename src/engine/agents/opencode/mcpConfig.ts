@@ -1,0 +1,98 @@
+/**
+ * The MCP servers opencode's config declares: `mcp` in `opencode.json` / `opencode.jsonc` (JSON with
+ * comments), each `{ type: "local", command: [...], environment, enabled }` or
+ * `{ type: "remote", url, headers, enabled }` (packages/sdk/js/src/gen/types.gen.ts: McpLocalConfig,
+ * McpRemoteConfig). opencode merges the global files (`config.json`, `opencode.json`, `opencode.jsonc` in
+ * `$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`), `$OPENCODE_CONFIG`, then the project's
+ * (`opencode.json(c)` and `.opencode/opencode.json(c)`) (packages/opencode/src/config/config.ts).
+ */
+import * as path from 'node:path';
+import { redactText } from '../../redact';
+import { readJsonConfig } from '../../registry/jsonConfig';
+import { clipDescription } from '../../registry/markdownTools';
+import type { DeclaredServer, ToolConfig } from '../adapter';
+import { opencodeConfigDir } from './pluginInstaller';
+import { mcpToolName } from './toolKinds';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+interface ConfigFile {
+  file: string;
+  scope: DeclaredServer['scope'];
+}
+
+function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): ConfigFile[] {
+  const global = opencodeConfigDir(userHome, env);
+  const files: ConfigFile[] = ['config.json', 'opencode.json', 'opencode.jsonc'].map((name) => ({
+    file: path.join(global, name),
+    scope: 'global',
+  }));
+  const custom = env.OPENCODE_CONFIG?.trim();
+  if (custom) files.push({ file: path.resolve(projectRoot, custom), scope: 'global' });
+  for (const dir of [projectRoot, path.join(projectRoot, '.opencode')]) {
+    for (const name of ['opencode.json', 'opencode.jsonc'])
+      files.push({ file: path.join(dir, name), scope: 'project' });
+  }
+  return files;
+}
+
+/** "stdio: npx -y server" or "http: https://…", credentials redacted. */
+function describe(server: Json): string | undefined {
+  const command = Array.isArray(server.command)
+    ? server.command.filter((word) => typeof word === 'string')
+    : [];
+  const url = typeof server.url === 'string' ? server.url : undefined;
+  const text =
+    server.type === 'remote' || (server.type === undefined && url)
+      ? url && `http: ${url}`
+      : command.length
+        ? `stdio: ${command.join(' ')}`
+        : undefined;
+  return text ? clipDescription(redactText(text).text) : undefined;
+}
+
+function servers(
+  projectRoot: string,
+  userHome: string,
+  env: NodeJS.ProcessEnv,
+): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string }> } {
+  const found: DeclaredServer[] = [];
+  const problems: Array<{ file: string; message: string }> = [];
+  for (const { file, scope } of configFiles(projectRoot, userHome, env)) {
+    const read = readJsonConfig(file);
+    if ('missing' in read) continue;
+    if ('problem' in read) {
+      problems.push({ file, message: read.problem });
+      continue;
+    }
+    const mcp = read.config.valueAt(['mcp']);
+    if (mcp === undefined) continue;
+    if (!isObject(mcp)) {
+      problems.push({ file, message: '"mcp" is not an object' });
+      continue;
+    }
+    for (const member of read.config.membersAt(['mcp'])) {
+      const server = isObject(member.value) ? member.value : {};
+      found.push({
+        name: member.key,
+        file,
+        line: member.line,
+        scope,
+        description: describe(server),
+        disabled: server.enabled === false,
+      });
+    }
+  }
+  return { servers: found, problems };
+}
+
+export const opencodeTools: ToolConfig = {
+  // Every file opencode would read, present or not: creating one declares servers too.
+  files: (projectRoot, userHome, env) => configFiles(projectRoot, userHome, env).map((entry) => entry.file),
+  servers,
+  mcpToolName,
+};

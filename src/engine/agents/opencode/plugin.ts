@@ -1,0 +1,323 @@
+/**
+ * The opencode plugin Connect installs: a small dependency-free ES module that opencode loads from its
+ * plugin folder and that runs our recorder once per event of interest.
+ *
+ * Why it looks as it does (opencode 1.x, packages/opencode/src/plugin/ and packages/plugin/src/index.ts):
+ * - A plugin file's exports are called as `Plugin(input)` with `{ project, client, $, directory, worktree }`
+ *   and return hooks. One default-exported function, and nothing else, loads in every 1.x loader: older ones
+ *   call every export, newer ones call every export unless `default` is an object (`{ id, server }`), and
+ *   throw on an export that is not a function.
+ * - It listens to the bus (`event`) rather than `tool.execute.after`: that hook has been reported not to fire
+ *   in some versions, for MCP tools and under `opencode run`, while every tool part reaches the bus.
+ *   Prompts come from `chat.message`, which carries the user's text parts.
+ * - opencode is a Bun single-file executable, so `process.execPath` is opencode itself, not a JavaScript
+ *   runtime for our Node script: the recorder runs with `node` (from PATH, or the absolute runtime given).
+ * - Nothing is awaited and nothing is thrown: `spawn` detached with stdin piped and the rest ignored, the
+ *   payload written, stdin ended, the child unref'd; errors (no `node`, no recorder) are swallowed.
+ */
+
+/** The file name in opencode's plugin folder; opencode loads `{plugin,plugins}/*.{ts,js}`. */
+export const PLUGIN_FILE_NAME = 'context-deck.js';
+
+/** Present in every plugin we generate: a file without it is someone else's and is never touched. */
+export const PLUGIN_MARKER = 'context-deck-opencode-plugin';
+
+/** Where the plugin finds the recorder; undefined: `$CONTEXT_DECK_HOME` or `~/.context-deck`, at run time. */
+export interface PluginRecorder {
+  /** Absolute path of the Node runtime. */
+  node: string;
+  /** Absolute path of the recorder (`<home>/bin/hook.js`). */
+  hook: string;
+  /** The home passed as `--home`. */
+  home?: string;
+  /** `node` is VS Code's Electron, which acts as Node only with ELECTRON_RUN_AS_NODE=1. */
+  electronRunAsNode?: boolean;
+}
+
+interface Launch {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+function launchOf(recorder: PluginRecorder): Launch {
+  const args = [recorder.hook, ...(recorder.home ? ['--home', recorder.home] : []), '--agent', 'opencode'];
+  return recorder.electronRunAsNode
+    ? { command: recorder.node, args, env: { ELECTRON_RUN_AS_NODE: '1' } }
+    : { command: recorder.node, args };
+}
+
+const IMPORTS = `import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+`;
+
+const BODY = String.raw`// At most this many sessions and tool parts are remembered.
+const KEEP = 2000;
+
+function recorder() {
+  if (RECORDER) return RECORDER;
+  const home = process.env.CONTEXT_DECK_HOME || join(homedir(), ".context-deck");
+  const hook = join(home, "bin", "hook.js");
+  return existsSync(hook) ? { command: "node", args: [hook, "--agent", "opencode"] } : undefined;
+}
+
+function send(payload) {
+  try {
+    const target = recorder();
+    if (!target) return;
+    const child = spawn(target.command, target.args, {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+      windowsHide: true,
+      env: target.env ? { ...process.env, ...target.env } : process.env,
+    });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(payload));
+    child.unref();
+  } catch {
+    // Recording must never disturb opencode.
+  }
+}
+
+function remember(map, key, value) {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > KEEP) map.delete(map.keys().next().value);
+  return value;
+}
+
+// A tool part without the bulky metadata (bash repeats its output there, edit its diff).
+function slimPart(part) {
+  const state = part.state || {};
+  const metadata = state.metadata || {};
+  const kept = {};
+  for (const key of ["exit", "exists", "interrupted", "truncated", "sessionId"]) {
+    if (key in metadata) kept[key] = metadata[key];
+  }
+  return {
+    id: part.id,
+    sessionID: part.sessionID,
+    messageID: part.messageID,
+    type: part.type,
+    callID: part.callID,
+    tool: part.tool,
+    state: {
+      status: state.status,
+      input: state.input,
+      output: state.output,
+      error: state.error,
+      title: state.title,
+      metadata: kept,
+      time: state.time,
+    },
+  };
+}
+
+export default async function ContextDeckRecorder(input) {
+  const directory = (input && input.directory) || process.cwd();
+  const sessions = new Map();
+  const recorded = new Map();
+  const session = (id) => sessions.get(id) || remember(sessions, id, {});
+
+  const emit = (name, hook, sessionID, properties, extra) => {
+    const known = sessionID ? session(sessionID) : {};
+    send({
+      opencode_event: name,
+      hook_event_name: hook,
+      session_id: sessionID,
+      cwd: known.cwd || directory,
+      agent_type: known.agent,
+      model: known.model,
+      parent_session_id: known.parent,
+      ...extra,
+      properties,
+    });
+  };
+
+  const learn = (info) => {
+    if (!info || !info.sessionID) return;
+    const known = session(info.sessionID);
+    if (info.role === "assistant") {
+      known.agent = info.agent || info.mode || known.agent;
+      known.model = info.modelID || known.model;
+    } else if (info.role === "user") {
+      known.agent = info.agent || known.agent;
+      known.model = (info.model && info.model.modelID) || known.model;
+    }
+  };
+
+  const onPart = (part, properties) => {
+    if (!part || !part.sessionID) return;
+    if (part.type === "compaction") {
+      session(part.sessionID).trigger = part.auto ? "auto" : "manual";
+      return;
+    }
+    if (part.type !== "tool" || !part.state) return;
+    const status = part.state.status;
+    if (status !== "completed" && status !== "error") return;
+    // Compaction later marks old tool output as compacted: the same call, not a new one.
+    if (part.state.time && part.state.time.compacted) return;
+    if (recorded.has(part.id)) return;
+    remember(recorded, part.id, true);
+    const hook = status === "error" ? "PostToolUseFailure" : "PostToolUse";
+    emit("message.part.updated", hook, part.sessionID, { ...properties, part: slimPart(part) }, {
+      tool_name: part.tool,
+      tool_use_id: part.callID,
+    });
+  };
+
+  const onEvent = (event) => {
+    const type = event && event.type;
+    const properties = (event && event.properties) || {};
+    switch (type) {
+      case "message.part.updated":
+        return onPart(properties.part, properties);
+      case "message.updated":
+        return learn(properties.info);
+      case "session.created":
+      case "session.updated": {
+        const info = properties.info || {};
+        const id = info.id || properties.sessionID;
+        if (!id) return;
+        const known = session(id);
+        if (info.parentID) known.parent = info.parentID;
+        if (info.directory) known.cwd = info.directory;
+        if (info.agent) known.agent = info.agent;
+        if (info.model && info.model.id) known.model = info.model.id;
+        if (type === "session.created") emit(type, "SessionStart", id, properties, { source: "startup" });
+        return;
+      }
+      case "session.idle": {
+        const id = properties.sessionID;
+        const known = id ? session(id) : {};
+        return emit(type, known.parent ? "SubagentStop" : "Stop", id, properties);
+      }
+      case "session.compacted": {
+        const id = properties.sessionID;
+        const known = id ? session(id) : {};
+        const trigger = known.trigger;
+        delete known.trigger;
+        return emit(type, "PostCompact", id, properties, { trigger });
+      }
+      case "session.deleted": {
+        const info = properties.info || {};
+        const id = info.id || properties.sessionID;
+        emit(type, "SessionEnd", id, properties, { reason: "deleted" });
+        sessions.delete(id);
+        return;
+      }
+      case "session.error":
+        return emit(type, "StopFailure", properties.sessionID, properties);
+    }
+  };
+
+  const onMessage = (hookInput, output) => {
+    const sessionID = hookInput && hookInput.sessionID;
+    if (!sessionID) return;
+    const message = (output && output.message) || {};
+    const parts = (output && output.parts) || [];
+    const known = session(sessionID);
+    known.agent = hookInput.agent || message.agent || known.agent;
+    known.model = (hookInput.model && hookInput.model.modelID) || (message.model && message.model.modelID) || known.model;
+    const text = parts
+      .filter((part) => part && part.type === "text" && !part.synthetic && !part.ignored && typeof part.text === "string")
+      .map((part) => part.text)
+      .join("\n");
+    if (!text.trim()) return;
+    emit(
+      "chat.message",
+      "UserPromptSubmit",
+      sessionID,
+      { sessionID, agent: hookInput.agent, model: hookInput.model, messageID: hookInput.messageID },
+      { prompt: text, message_id: hookInput.messageID || message.id },
+    );
+  };
+
+  return {
+    event: async (hookInput) => {
+      try {
+        onEvent(hookInput && hookInput.event);
+      } catch {
+        // Never let recording fail an event.
+      }
+    },
+    "chat.message": async (hookInput, output) => {
+      try {
+        onMessage(hookInput, output);
+      } catch {
+        // Never let recording fail a message.
+      }
+    },
+  };
+}
+`;
+
+/**
+ * The plugin's source. With a recorder it runs that runtime and script (this machine's own global plugin);
+ * without, it names no path of this machine and finds the recorder at run time, doing nothing where Context
+ * Deck is not installed (the team's project plugin).
+ */
+export function pluginSource(recorder?: PluginRecorder): string {
+  const launch = recorder ? JSON.stringify(launchOf(recorder)) : 'undefined';
+  return (
+    `// Context Deck's recorder for opencode (${PLUGIN_MARKER} v1): sends opencode's sessions, prompts and\n` +
+    `// tool calls to Context Deck. Written by Connect and removed by Disconnect: edits here are lost.\n` +
+    IMPORTS +
+    `\n// The recorder to run; undefined: <$CONTEXT_DECK_HOME or ~/.context-deck>/bin/hook.js, with node from PATH.\n` +
+    `const RECORDER = ${launch};\n\n` +
+    BODY
+  );
+}
+
+export function isContextDeckPlugin(text: string | undefined): boolean {
+  return text !== undefined && text.includes(PLUGIN_MARKER);
+}
+
+/** Splits a command written by `hookSettings.recorderCommand` (words bare or in double quotes). */
+function shellWords(command: string): string[] | undefined {
+  const words: string[] = [];
+  let i = 0;
+  while (i < command.length) {
+    if (/\s/.test(command[i])) {
+      i++;
+      continue;
+    }
+    let word = '';
+    if (command[i] === '"') {
+      i++;
+      while (i < command.length && command[i] !== '"') {
+        if (command[i] === '\\' && i + 1 < command.length) i++;
+        word += command[i++];
+      }
+      if (command[i] !== '"') return undefined;
+      i++;
+    } else {
+      while (i < command.length && !/\s/.test(command[i])) word += command[i++];
+    }
+    words.push(word);
+  }
+  return words;
+}
+
+/**
+ * The recorder a hook command names (`[ELECTRON_RUN_AS_NODE=1] <node> <home>/bin/hook.js --home <home>`);
+ * undefined for the portable command (`$CONTEXT_DECK_HOME`...) or anything else, which the plugin resolves
+ * at run time instead.
+ */
+export function recorderFromCommand(command: string): PluginRecorder | undefined {
+  if (command.includes('CONTEXT_DECK_HOME')) return undefined;
+  const words = shellWords(command.trim());
+  if (!words) return undefined;
+  const electronRunAsNode = words[0] === 'ELECTRON_RUN_AS_NODE=1';
+  const [node, hook, flag, home] = electronRunAsNode ? words.slice(1) : words;
+  if (!node || !hook || !/hook\.js$/.test(hook)) return undefined;
+  return {
+    node,
+    hook,
+    home: flag === '--home' && home ? home : undefined,
+    electronRunAsNode: electronRunAsNode || undefined,
+  };
+}

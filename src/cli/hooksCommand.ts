@@ -1,14 +1,8 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  HOOK_SCOPES,
-  type HookScope,
-  claudeSettingsPath,
-  hookInstallState,
-  planHookInstall,
-  planHookUninstall,
-  portableCommandCaveats,
-  recorderCommand,
-} from '../engine/hookSettings';
+import { AGENT_ADAPTERS } from '../engine/agents';
+import type { AgentAdapter, HookInstaller } from '../engine/agents/adapter';
+import { HOOK_SCOPES, type HookScope, portableCommandCaveats, recorderCommand } from '../engine/hookSettings';
 import { readSettingsText, writeSettingsWithBackup } from '../engine/jsoncEdit';
 import { resolveHome } from '../engine/paths';
 import { identifyProject } from '../engine/projectIdentity';
@@ -16,60 +10,95 @@ import { installRecorder, recorderRuntime } from '../engine/recorderInstall';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
 
-function scopeOf(value: string | undefined): HookScope {
-  const scope = (value ?? 'project') as HookScope;
-  if (!HOOK_SCOPES.includes(scope)) throw new UsageError(`--scope must be one of ${HOOK_SCOPES.join(', ')}`);
+type Connectable = AgentAdapter & { hooks: HookInstaller };
+
+const CONNECTABLE = AGENT_ADAPTERS.filter((adapter): adapter is Connectable => adapter.hooks !== undefined);
+
+function agentOf(value: string | undefined): Connectable {
+  const id = value ?? 'claude-code';
+  const adapter = CONNECTABLE.find((candidate) => candidate.id === id);
+  if (!adapter)
+    throw new UsageError(`--agent must be one of ${CONNECTABLE.map((candidate) => candidate.id).join(', ')}`);
+  return adapter;
+}
+
+function scopeOf(adapter: Connectable, value: string | undefined): string {
+  const scope = value ?? 'project';
+  if (!adapter.hooks.scopes.includes(scope))
+    throw new UsageError(`--scope must be one of ${adapter.hooks.scopes.join(', ')} for ${adapter.id}`);
   return scope;
+}
+
+/** The recorder command for a scope: the team's portable one for shared files (see hookSettings). */
+function commandFor(scope: string, home: string): string {
+  const hookScope = (HOOK_SCOPES as readonly string[]).includes(scope) ? (scope as HookScope) : 'user';
+  return recorderCommand(hookScope, recorderRuntime(), home);
 }
 
 export const hooksCommand: CliCommand = {
   name: 'hooks',
-  usage: 'hooks install|uninstall|status [--scope project|local|user] [--dry-run] [--json]',
-  summary: "Connect or disconnect Claude Code: add or remove the recorder's hooks in its settings",
-  flags: { withValue: ['scope'], boolean: ['dry-run', 'json'] },
+  usage:
+    'hooks install|uninstall|status [--agent claude-code|vscode|codex|opencode] [--scope S] [--dry-run] [--json]',
+  summary:
+    "Connect or disconnect an agent (default Claude Code): add or remove the recorder's hooks in its settings",
+  flags: { withValue: ['scope', 'agent'], boolean: ['dry-run', 'json'] },
   async run(args, context) {
     const action = args.positionals[0];
     if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
       throw new UsageError('say install, uninstall or status');
     }
+    const adapter = agentOf(stringFlag(args, 'agent'));
     const home = resolveHome(context.home);
     const root = identifyProject(context.project).mainRoot;
     const scopes =
-      action === 'status' && !args.flags.has('scope') ? HOOK_SCOPES : [scopeOf(stringFlag(args, 'scope'))];
+      action === 'status' && !args.flags.has('scope')
+        ? adapter.hooks.scopes
+        : [scopeOf(adapter, stringFlag(args, 'scope'))];
+    const fileOf = (scope: string) => adapter.hooks.settingsPath(scope, root, os.homedir());
 
     if (action === 'status') {
       const states = scopes.map((scope) => {
-        const file = claudeSettingsPath(scope, root);
-        return { scope, file, ...hookInstallState(file, readSettingsText(file)) };
+        const file = fileOf(scope);
+        const text = readSettingsText(file);
+        const connected = adapter.hooks.isConnected(file, text);
+        const partial = !connected && adapter.hooks.planDisconnect(file, text).changes.length > 0;
+        return { agent: adapter.id, scope, file, connected, partial };
       });
       if (args.flags.has('json')) context.stdout(JSON.stringify(states));
       else
         for (const state of states)
           context.stdout(
-            `${state.scope.padEnd(8)} ${state.missing.length === 0 ? 'connected' : state.installed.length ? `partly connected (missing ${state.missing.join(', ')})` : 'not connected'}  ${state.file}`,
+            `${state.scope.padEnd(8)} ${state.connected ? 'connected' : state.partial ? 'partly connected (connect again to restore)' : 'not connected'}  ${state.file}`,
           );
       return 0;
     }
 
     const scope = scopes[0];
-    const file = claudeSettingsPath(scope, root);
+    const file = fileOf(scope);
     const before = readSettingsText(file);
     const dryRun = args.flags.has('dry-run');
     const install = action === 'install';
     if (install && !dryRun) installRecorder(home, path.join(__dirname, 'hook.js'));
-    const command = install ? recorderCommand(scope, recorderRuntime(), home) : undefined;
-    const plan = command ? planHookInstall(file, before, command) : planHookUninstall(file, before);
-    const caveats = install && scope === 'project' ? portableCommandCaveats(home) : [];
+    const command = install ? commandFor(scope, home) : undefined;
+    const plan = command
+      ? adapter.hooks.planConnect(file, before, command)
+      : adapter.hooks.planDisconnect(file, before);
+    const caveats = [
+      ...(install && scope === 'project' ? portableCommandCaveats(home) : []),
+      ...(install && adapter.hooks.afterConnect ? [adapter.hooks.afterConnect] : []),
+    ];
     const written = plan.changes.length > 0 && !dryRun;
     const backup = written ? writeSettingsWithBackup(file, plan.after, home) : undefined;
     if (args.flags.has('json')) {
-      context.stdout(JSON.stringify({ file, changes: plan.changes, command, written, backup, caveats }));
+      context.stdout(
+        JSON.stringify({ agent: adapter.id, file, changes: plan.changes, command, written, backup, caveats }),
+      );
     } else if (plan.changes.length === 0) {
       context.stdout([`${file}: nothing to change`, ...caveats].join('\n'));
     } else {
       context.stdout(
         [
-          `${file} ${dryRun ? 'would change' : 'changed'}:`,
+          `${file} ${dryRun ? 'would change' : plan.after === undefined ? 'removed' : 'changed'}:`,
           ...plan.changes.map((change) => `  - ${change}`),
           ...(command ? [`hook command: ${command}`] : []),
           ...(backup ? [`backup: ${backup}`] : []),

@@ -175,3 +175,69 @@ describe('connect Claude Code', () => {
     assert.equal(cli('hooks', 'install', '--scope', 'galaxy').status, 2);
   });
 });
+
+/** Every file under `dir` with its bytes, Context Deck's own home left out. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (folder: string) => {
+    if (!fs.existsSync(folder)) return;
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (full === home) continue;
+      if (entry.isDirectory()) walk(full);
+      else files[path.relative(dir, full)] = fs.readFileSync(full, 'latin1');
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe('connect the other agents', () => {
+  /** Each agent's hook file holds the command under its event names: the first command found. */
+  function firstCommand(file: string): string | undefined {
+    const quoted = /"command"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(fs.readFileSync(file, 'utf8'))?.[1];
+    return quoted === undefined ? undefined : (JSON.parse(quoted) as string);
+  }
+
+  for (const agent of ['vscode', 'codex', 'opencode']) {
+    for (const scope of ['project', 'user']) {
+      test(`${agent}, ${scope} scope: connect writes its file, disconnect leaves every file as it was`, () => {
+        const before = { project: snapshot(ws.project), user: snapshot(userHome) };
+        const install = cli('hooks', 'install', '--agent', agent, '--scope', scope, '--json');
+        assert.equal(install.status, 0, install.stderr);
+        const { file, changes } = JSON.parse(install.stdout) as { file: string; changes: string[] };
+        assert.ok(changes.length > 0 && fs.existsSync(file), `${file} written`);
+        assert.ok(file.startsWith(scope === 'project' ? ws.project : userHome), file);
+        const status = JSON.parse(cli('hooks', 'status', '--agent', agent, '--json').stdout) as Array<{
+          scope: string;
+          connected: boolean;
+        }>;
+        assert.deepEqual(
+          status.filter((state) => state.connected).map((state) => state.scope),
+          [scope],
+        );
+        if (agent !== 'opencode') {
+          // The hook command as the agent runs it (`sh -c`, the payload on stdin) records the event.
+          const command = firstCommand(file);
+          assert.ok(command, 'a hook command');
+          const recorded = eventLines(home);
+          const run = runHookCommand(
+            command,
+            { hook_event_name: 'Stop', session_id: 's', cwd: ws.project },
+            agentEnv(),
+          );
+          assert.deepEqual([run.status, eventLines(home)], [0, recorded + 1]);
+        }
+        const uninstall = cli('hooks', 'uninstall', '--agent', agent, '--scope', scope);
+        assert.equal(uninstall.status, 0, uninstall.stderr);
+        assert.deepEqual({ project: snapshot(ws.project), user: snapshot(userHome) }, before);
+      });
+    }
+  }
+
+  test('an unknown agent is a usage error', () => {
+    const run = cli('hooks', 'install', '--agent', 'cursor');
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /--agent must be one of claude-code, vscode, codex, opencode/);
+  });
+});

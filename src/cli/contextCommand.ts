@@ -12,17 +12,21 @@ const MODES: readonly SelectionMode[] = ['conservative', 'balanced', 'aggressive
 
 export const contextCommand: CliCommand = {
   name: 'context',
-  usage: 'context [--json] [--mode conservative|balanced|aggressive]',
+  usage:
+    'context [--json] [--mode conservative|balanced|aggressive] [--agent-type main|plan|build|<subagent>]',
   summary: 'Show (and write for the recorder) the context the next session starts with',
-  flags: { withValue: ['mode'], boolean: ['json'] },
+  flags: { withValue: ['mode', 'agent-type'], boolean: ['json'] },
   async run(args, context) {
     const mode = (stringFlag(args, 'mode') ?? 'balanced') as SelectionMode;
     if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+    // The agent the context is for (opencode's plan or build, a subagent): its own observations weigh more.
+    const agentType = stringFlag(args, 'agent-type');
     const engine = await openProject(context, 'auto', 'context-deck context (CLI)', args.flags.has('json'));
     try {
-      const sessionContext = assembleSessionContext(engine, { now: Date.now(), mode });
-      // Only the writer refreshes the file; a reader (VS Code is running) leaves it to the writer.
-      const written = engine.role === 'writer' && writeSessionContext(engine, sessionContext);
+      const sessionContext = assembleSessionContext(engine, { now: Date.now(), mode, agentType });
+      // The file the recorder hands every session is the main agent's; another type's is only shown.
+      const written =
+        engine.role === 'writer' && agentType === undefined && writeSessionContext(engine, sessionContext);
       if (args.flags.has('json')) {
         context.stdout(JSON.stringify({ ...sessionContext, file: sessionContextPath(engine), written }));
       } else {

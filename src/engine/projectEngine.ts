@@ -174,7 +174,7 @@ export class ProjectEngine {
         }
         const aside = setAside(this.snapshotPath);
         this.warnings.push(
-          `The database snapshot was damaged (${(error as Error).message}). It was moved to ${aside} and the database is being rebuilt from the event log; history imported from Claude Code transcripts comes back with "Import Claude Code History".`,
+          `The database snapshot was damaged (${(error as Error).message}). It was moved to ${aside} and the database is being rebuilt from the event log; history imported from agents' session files comes back with "Import Agent History".`,
         );
       }
     }

@@ -181,6 +181,11 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE events SET agent = 'claude-code' WHERE kind NOT LIKE 'ContextDeck.%';
   UPDATE sessions SET agent = 'claude-code';
   `,
+  // Which agents called each tool (comma-separated ids), kept by discovery as calls arrive.
+  `
+  ALTER TABLE tool_registry ADD COLUMN agents TEXT;
+  UPDATE tool_registry SET agents = 'claude-code' WHERE usage_count > 0;
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -83,7 +83,7 @@ export class Commands {
       {
         modal: true,
         detail:
-          'The database is thrown away and every event is read again from the log, and Claude Code history imported before is imported again. Nothing recorded is lost: the log is the truth. This can take a while for a long history.',
+          'The database is thrown away and every event is read again from the log, and agent history imported before is imported again. Nothing recorded is lost: the log is the truth. This can take a while for a long history.',
       },
       'Rebuild',
     );
@@ -139,7 +139,7 @@ export class Commands {
   }
 
   async importHistory(projectId?: string): Promise<void> {
-    const live = await chooseProject(this.projects, projectId, 'Import Claude Code history into');
+    const live = await chooseProject(this.projects, projectId, 'Import agent history into');
     if (!live) return;
     if (live.engine.role !== 'writer') {
       void vscode.window.showInformationMessage(
@@ -150,7 +150,7 @@ export class Commands {
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Importing Claude Code history of ${live.name}`,
+        title: `Importing agent history of ${live.name}`,
         cancellable: true,
       },
       (progress, token) => live.importHistory(progress, token),

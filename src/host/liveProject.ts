@@ -65,7 +65,7 @@ export class LiveProject {
     return this.transcriptCount.value;
   }
 
-  /** Import Claude Code's transcripts of this project, in the same queue as ingestion. */
+  /** Import the agents' session files of this project, in the same queue as ingestion. */
   importHistory(
     report: vscode.Progress<{ message?: string; increment?: number }>,
     token: vscode.CancellationToken,

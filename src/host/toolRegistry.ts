@@ -157,6 +157,7 @@ export class ProjectTools implements vscode.Disposable {
       successRate: tool.successRate,
       lastUsedAt: tool.lastUsedAt,
       unseenDays: tool.unseenDays,
+      agents: tool.agents,
       ...(tool.children ? { children: tool.children.map((child) => this.toView(child, userHome)) } : {}),
     };
   }

@@ -234,6 +234,8 @@ export interface ToolView {
   successRate: number | null;
   lastUsedAt: number | null;
   unseenDays: number;
+  /** The agents that can use it (`claude-code`, `codex`...): the one declaring it, and those that called it. */
+  agents: string[];
   /** An MCP server's tools, ranked the same way. */
   children?: ToolView[];
 }

@@ -11,6 +11,7 @@ import { codexAdapter } from '../../src/engine/agents/codex';
 import { opencodeAdapter } from '../../src/engine/agents/opencode';
 import { loadSqlJs } from '../../src/engine/sqlJs';
 import { ProjectEngine } from '../../src/engine/projectEngine';
+import { discoverFromUse, rankTools } from '../../src/engine/registry';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
 import { SessionFileGauge } from '../../src/engine/transcripts/sessionFileGauge';
 import { FIXTURES_DIR, type Payload, tempWorkspace } from '../support/events';
@@ -154,6 +155,11 @@ describe('Codex CLI', () => {
 
       const again = await importTranscripts(engine, { paths: [rollout], force: true });
       assert.deepEqual([again.toolCalls, again.prompts, again.sessions], [0, 0, 0], 'a re-read adds nothing');
+
+      // The Tools section says which agent called each tool.
+      discoverFromUse(engine);
+      const bash = rankTools(engine).find((tool) => tool.name === 'Bash');
+      assert.deepEqual(bash?.agents, ['codex']);
     } finally {
       await engine.close();
     }

@@ -569,3 +569,45 @@ describe('disabling an MCP server for this project', () => {
     assert.equal(fs.existsSync(settingsFile()), false);
   });
 });
+
+describe('config scan: the other agents’ own config', () => {
+  test("Codex's config.toml and opencode.json add their servers, named as each agent names the tools", () => {
+    place(ws.project, '.codex/config.toml', fixture('codex/synthetic.config.toml'));
+    place(ws.project, 'opencode.json', fixture('opencode/opencode.0xC0D3D00D-opencode.config.excerpt.json'));
+    const result = scan();
+    const servers = result.entries.filter((entry) => entry.type === 'mcp_server');
+    const codex = servers.filter((entry) => entry.source.endsWith('config.toml'));
+    assert.deepEqual(
+      codex.map(({ name, disabled }) => ({ name, disabled })),
+      [
+        { name: 'mcp__context7__*', disabled: false },
+        // Codex turns every character outside [A-Za-z0-9_] into `_` in tool names.
+        { name: 'mcp__chrome_devtools__*', disabled: true },
+        { name: 'mcp__figma__*', disabled: false },
+        { name: 'mcp__inline__*', disabled: false },
+      ],
+    );
+    assert.ok(
+      codex.every((entry) => !entry.description?.includes('ctx7sk-')),
+      'an API key in the arguments is not shown',
+    );
+    const opencode = servers.filter((entry) => entry.source.endsWith('opencode.json'));
+    assert.ok(opencode.length > 0);
+    assert.ok(
+      opencode.every((entry) => entry.name === `${entry.server}_*` && entry.scope === 'project'),
+      JSON.stringify(opencode),
+    );
+    assert.deepEqual(result.problems, []);
+  });
+
+  test('a config.toml that does not parse is a problem of that file, not a failed scan', () => {
+    place(ws.project, '.mcp.json', '{"mcpServers": {"github": {"command": "gh-mcp"}}}');
+    const file = place(ws.project, '.codex/config.toml', '[mcp_servers.broken\ncommand = ');
+    const result = scan();
+    assert.deepEqual(
+      result.problems.map((problem) => problem.file),
+      [file],
+    );
+    assert.ok(result.entries.some((entry) => entry.name === 'mcp__github__*'));
+  });
+});

@@ -1,3 +1,4 @@
+import { agentName } from '../../src/shared/agents';
 import type { ToolScoreParts, ToolTypeView, ToolView } from '../../src/shared/protocol';
 import { formatCount, relativeTime } from '../format';
 import { post } from '../vscode';
@@ -250,6 +251,12 @@ function ToolDetails({ id, tool, parent }: { id: string; tool: ToolView; parent:
       </dd>
       <dt>Source</dt>
       <dd class="tool-source">{declared}</dd>
+      {tool.agents.length > 0 && (
+        <>
+          <dt>Agents</dt>
+          <dd data-testid="tool-agents">{tool.agents.map(agentName).join(', ')}</dd>
+        </>
+      )}
       {tool.description && (
         <>
           <dt>About</dt>

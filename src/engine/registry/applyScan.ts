@@ -166,7 +166,7 @@ function followServers(db: Store, removed: Map<string, string>): { staled: strin
   const tools = readRows<UsedMcpTool>(
     db,
     `SELECT id, name, status, last5_failures, last_error FROM tool_registry
-     WHERE origin != 'config' AND substr(name, 1, 5) = 'mcp__'`,
+     WHERE origin != 'config' AND type = 'mcp_tool'`,
   );
   for (const tool of tools) {
     const prefix = configuredServerPrefix(tool.name, known);

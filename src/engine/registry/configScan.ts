@@ -3,6 +3,7 @@
  * no database: `applyScan` turns the result into registry changes.
  */
 import * as path from 'node:path';
+import { AGENT_ADAPTERS } from '../agents';
 import { type AgentSettings, claudeJsonProjectPath, readAgentSettings } from './agentSettings';
 import { type ConfigLocationOptions, type ConfigLocations, configLocations } from './configPaths';
 import { type JsonConfig, readJsonConfig } from './jsonConfig';
@@ -95,6 +96,37 @@ function markdownEntries(claudeFolder: string, owner: MarkdownOwner, problems: S
   ];
 }
 
+/**
+ * MCP servers other agents declare in their own config (Codex's `config.toml`, opencode's
+ * `opencode.json`), named as each agent names their tools. Claude Code's files are read above.
+ */
+function otherAgentsServers(
+  locations: ConfigLocations,
+  scopes: readonly ToolScope[],
+  problems: ScanProblem[],
+): ConfigEntry[] {
+  const entries: ConfigEntry[] = [];
+  for (const adapter of AGENT_ADAPTERS) {
+    if (adapter.id === 'claude-code' || !adapter.tools) continue;
+    const found = adapter.tools.servers(locations.projectRoot, locations.userHome, process.env);
+    problems.push(...found.problems);
+    for (const server of found.servers) {
+      if (!scopes.includes(server.scope)) continue;
+      entries.push({
+        name: `${adapter.tools.mcpToolName(server.name, '')}*`,
+        type: 'mcp_server',
+        scope: server.scope,
+        source: server.file,
+        line: server.line,
+        server: server.name,
+        description: server.description,
+        disabled: server.disabled,
+      });
+    }
+  }
+  return entries;
+}
+
 export function scanConfigs(options: ScanOptions): ConfigScan {
   const locations = configLocations(options);
   const scopes = TOOL_SCOPES.filter((scope) => (options.scopes ?? TOOL_SCOPES).includes(scope));
@@ -116,6 +148,7 @@ export function scanConfigs(options: ScanOptions): ConfigScan {
         return pluginEntries(locations, settings, read, problems);
     }
   });
+  entries.push(...otherAgentsServers(locations, scopes, problems));
   const seen = new Set<string>();
   const unique = entries.filter((entry) => {
     const key = `${entry.scope}\0${entry.name}`;

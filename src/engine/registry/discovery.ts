@@ -33,7 +33,15 @@ type NewCalls = {
   /** 1 when a hook recorded any of them; transcript imports have no event. */
   hooked: number;
   last_id: number;
+  /** The agents of the calls' sessions, comma-separated. */
+  agents: string | null;
 };
+
+/** The union of two comma-separated agent lists, sorted. */
+function mergeAgents(a: string | null | undefined, b: string | null | undefined): string | null {
+  const agents = new Set([...(a ?? '').split(','), ...(b ?? '').split(',')].filter(Boolean));
+  return agents.size > 0 ? [...agents].sort().join(',') : null;
+}
 
 type Outcome = { success: number; error: string | null };
 
@@ -52,32 +60,45 @@ export function discoverFromUse(engine: RegistryWriter): DiscoveryResult {
     const batches = readRows<NewCalls>(
       db,
       `SELECT tool_name, count(*) AS calls, sum(success = 0) AS failures, min(at) AS first_at,
-         max(at) AS last_at, max(event_id IS NOT NULL) AS hooked, max(id) AS last_id
-       FROM tool_calls WHERE id > ? GROUP BY tool_name`,
+         max(at) AS last_at, max(event_id IS NOT NULL) AS hooked, max(t.id) AS last_id,
+         group_concat(DISTINCT s.agent) AS agents
+       FROM tool_calls t LEFT JOIN sessions s ON s.id = t.session_id WHERE t.id > ? GROUP BY tool_name`,
       [after],
     );
     const found: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [] };
     if (batches.length === 0) return found;
-    const serverScopes = new Map(
+    const servers: ConfiguredServers = new Map(
       readRows(
         db,
-        `SELECT name, scope FROM tool_registry WHERE type = 'mcp_server' AND status != 'stale'`,
-      ).map((row) => [serverToolPrefix(String(row.name)), String(row.scope) as ToolScope]),
+        `SELECT name, scope, server FROM tool_registry WHERE type = 'mcp_server' AND status != 'stale'`,
+      ).map((row) => [
+        serverToolPrefix(String(row.name)),
+        {
+          scope: String(row.scope) as ToolScope,
+          server: row.server === null ? undefined : String(row.server),
+        },
+      ]),
     );
     // A name registered in several scopes reports its non-stale state.
     const statuses = new Map<string, ToolStatus>();
+    const knownAgents = new Map<string, string | null>();
     for (const row of readRows(
       db,
-      `SELECT name, status FROM tool_registry WHERE name IN (SELECT value FROM json_each(?)) ORDER BY status = 'stale' DESC`,
+      `SELECT name, status, agents FROM tool_registry WHERE name IN (SELECT value FROM json_each(?)) ORDER BY status = 'stale' DESC`,
       [JSON.stringify(batches.map((batch) => batch.tool_name))],
-    ))
+    )) {
       statuses.set(String(row.name), String(row.status) as ToolStatus);
+      knownAgents.set(
+        String(row.name),
+        mergeAgents(knownAgents.get(String(row.name)), row.agents as string | null),
+      );
+    }
     for (const batch of batches) {
       const name = batch.tool_name;
       found.calls += batch.calls;
       const previous = statuses.get(name);
       if (previous === undefined) {
-        register(engine, batch, serverScopes);
+        register(engine, batch, servers);
         found.added.push(name);
       }
       const recent = readRows<Outcome>(
@@ -97,7 +118,7 @@ export function discoverFromUse(engine: RegistryWriter): DiscoveryResult {
            last_used_at = max(coalesce(last_used_at, $last), $last),
            updated_at = max(updated_at, $last),
            window_calls = $windowCalls, window_failures = $windowFailures,
-           last5_failures = $last5, last_error = $error,
+           last5_failures = $last5, last_error = $error, agents = $agents,
            status_reason = CASE WHEN status = 'stale' OR $next IS NULL THEN status_reason
                                 WHEN $next = 'demoted' THEN $error ELSE NULL END,
            status = CASE WHEN status = 'stale' OR $next IS NULL THEN status ELSE $next END
@@ -111,6 +132,7 @@ export function discoverFromUse(engine: RegistryWriter): DiscoveryResult {
           $last5: last5Failures,
           $error: lastFailure ? clipReason(lastFailure.error) : null,
           $next: next,
+          $agents: mergeAgents(knownAgents.get(name), batch.agents),
           $name: name,
         },
       );
@@ -127,16 +149,19 @@ export function discoverFromUse(engine: RegistryWriter): DiscoveryResult {
   return result;
 }
 
+/** Configured MCP servers by the prefix of their tools' names. */
+type ConfiguredServers = Map<string, { scope: ToolScope; server: string | undefined }>;
+
 /** A tool first seen in use: built-ins are global; MCP tools take their configured server's scope. */
-function register(engine: RegistryWriter, batch: NewCalls, serverScopes: Map<string, ToolScope>): void {
+function register(engine: RegistryWriter, batch: NewCalls, servers: ConfiguredServers): void {
   const name = batch.tool_name;
-  const server = mcpServerOf(name);
-  const builtin = isBuiltinToolName(name);
-  const configured = configuredServerPrefix(name, serverScopes);
+  const configured = servers.get(configuredServerPrefix(name, servers) ?? '');
+  const server = configured?.server ?? mcpServerOf(name);
+  const builtin = !configured && isBuiltinToolName(name);
   const scope: ToolScope = builtin
     ? 'global'
     : configured
-      ? serverScopes.get(configured)!
+      ? configured.scope
       : server?.startsWith('plugin_')
         ? 'plugin'
         : 'project';

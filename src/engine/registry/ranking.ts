@@ -8,6 +8,7 @@
  */
 import type { ProjectEngine } from '../projectEngine';
 import { readRows } from './registryDb';
+import { toolAgents } from './toolAgents';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';
 import type { ToolOrigin, ToolScope, ToolStatus, ToolType } from './toolTypes';
 
@@ -82,6 +83,8 @@ export interface RankedTool {
   /** Whole days since `lastSeenAt`. */
   unseenDays: number;
   discoveredAt: number;
+  /** The agents that can use it: the one whose config declares it, and those that called it. */
+  agents: string[];
   /** A server entry's tools, ranked the same way. */
   children?: RankedTool[];
 }
@@ -114,6 +117,7 @@ type RegistryRow = {
   failure_count: number;
   window_calls: number;
   window_failures: number;
+  agents: string | null;
 };
 
 /** What a score is computed from; a server sums (or takes the latest of) its tools'. */
@@ -173,7 +177,7 @@ export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOption
   const rows = readRows<RegistryRow>(
     db,
     `SELECT name, type, scope, origin, source, line, server, description, disabled, status, status_reason,
-       discovered_at, updated_at, last_used_at, usage_count, failure_count, window_calls, window_failures
+       discovered_at, updated_at, last_used_at, usage_count, failure_count, window_calls, window_failures, agents
      FROM tool_registry`,
   );
   const week = new Map(
@@ -258,6 +262,7 @@ export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOption
       origin: row.origin,
       server: row.server,
       source: row.source,
+      agents: toolAgents(row.source, row.agents),
       line: row.line,
       description: row.description,
       disabled: row.disabled === 1,
@@ -300,6 +305,8 @@ export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOption
     const tools = grouped.has(prefix) ? [] : (childrenOf.get(prefix) ?? []).sort(compareRanked);
     grouped.add(prefix);
     const shown = matches(tool) ? tools : tools.filter(matches);
-    return matches(tool) || shown.length > 0 ? [{ ...tool, children: shown }] : [];
+    // A server is usable by the agent that declares it and by every agent that called one of its tools.
+    const agents = [...new Set([...tool.agents, ...tools.flatMap((child) => child.agents)])];
+    return matches(tool) || shown.length > 0 ? [{ ...tool, agents, children: shown }] : [];
   });
 }

@@ -1,7 +1,8 @@
 /**
- * Claude Code's tool names: built-ins are plain names (Read, Bash, ...), MCP tools are
- * `mcp__<server>__<tool>` and plugin MCP tools `mcp__plugin_<plugin>_<server>__<tool>`. A configured MCP
- * server is one registry entry, `mcp__<server>__*`, standing for all of its tools.
+ * Tool names in the registry. Claude Code's built-ins are plain names (Read, Bash, ...), MCP tools are
+ * `mcp__<server>__<tool>` (Codex CLI's too) and plugin MCP tools `mcp__plugin_<plugin>_<server>__<tool>`.
+ * A configured MCP server is one registry entry, its tools' common prefix and `*` (`mcp__<server>__*`;
+ * opencode's `<server>_*`), standing for all of its tools.
  */
 
 /** Claude Code replaces every character of a server name outside [A-Za-z0-9_-] when it names the tools. */
@@ -25,7 +26,7 @@ export function serverToolPrefix(entryName: string): string {
 }
 
 function isServerEntryName(name: string): boolean {
-  return name.startsWith('mcp__') && name.endsWith('__*');
+  return name.endsWith('*');
 }
 
 /** The server segment of an MCP tool name, or undefined for anything else (built-ins, server entries). */
@@ -35,22 +36,25 @@ export function mcpServerOf(toolName: string): string | undefined {
 }
 
 /**
- * The prefix of the configured server a tool name falls under, out of `prefixes` (`mcp__<server>__`).
- * Tried at each `__`, since server names may contain one themselves.
+ * The prefix of the configured server a tool name falls under, out of `prefixes` (`mcp__<server>__`,
+ * `<server>_`). Tried at each `_`, since server names may contain them themselves.
  */
 export function configuredServerPrefix(
   name: string,
   prefixes: { has(prefix: string): boolean },
 ): string | undefined {
-  if (!name.startsWith('mcp__') || isServerEntryName(name)) return undefined;
-  for (let at = name.indexOf('__', 5); at >= 0; at = name.indexOf('__', at + 1)) {
-    const prefix = name.slice(0, at + 2);
+  if (isServerEntryName(name)) return undefined;
+  for (let at = name.indexOf('_'); at >= 0; at = name.indexOf('_', at + 1)) {
+    const prefix = name.slice(0, at + 1);
     if (prefixes.has(prefix)) return prefix;
   }
   return undefined;
 }
 
-/** Every tool name that isn't MCP-shaped is one of the agent's own (Claude Code prefixes all MCP tools). */
+/**
+ * A name that isn't MCP-shaped is one of the agent's own: Claude Code and Codex prefix MCP tools with
+ * `mcp__`, VS Code with `mcp_`; opencode's (`<server>_<tool>`) are told by their configured server.
+ */
 export function isBuiltinToolName(toolName: string): boolean {
-  return !toolName.startsWith('mcp__');
+  return !toolName.startsWith('mcp_');
 }

@@ -97,7 +97,54 @@ export function demoEvents(project: string, options: DemoOptions = {}): Payload[
       }),
     );
   }
+  events.push(...vscodeAgentEvents(project, now - 2 * 7 * 3600_000 - 3600_000));
   return events;
+}
+
+/**
+ * One request of VS Code's own agent, in the shape it sends its hooks (test/fixtures/vscode/): snake_case
+ * fields, an ISO `timestamp` on each, its own tool names and argument names.
+ */
+function vscodeAgentEvents(project: string, startAt: number): Payload[] {
+  const sessionId = 'vscode-5f0b7c2e-3a1d-4e8f';
+  const steps: Payload[] = [
+    { hook_event_name: 'SessionStart', source: 'new' },
+    { hook_event_name: 'UserPromptSubmit', prompt: 'Add a retry count setting to the API client' },
+    {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'read_file',
+      tool_input: { filePath: path.join(project, 'src/api.ts'), startLine: 1, endLine: 80 },
+      tool_response: '',
+    },
+    {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'replace_string_in_file',
+      tool_input: {
+        filePath: path.join(project, 'src/api.ts'),
+        oldString: 'const retries = 3;',
+        newString: 'const retries = settings.retries ?? 3;',
+      },
+      tool_response: '',
+    },
+    {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'run_in_terminal',
+      tool_input: { command: 'npm test', explanation: 'Run the tests', isBackground: false },
+      tool_response: '> npm test\n\n  42 passing (1s)\n',
+    },
+    { hook_event_name: 'Stop', stop_hook_active: false },
+  ];
+  return steps.map((step, i) => {
+    const at = new Date(startAt + i * 30_000).toISOString();
+    return {
+      timestamp: at,
+      ...step,
+      session_id: sessionId,
+      cwd: project,
+      ...(step.tool_name ? { tool_use_id: `toolu_vscode_${i}` } : {}),
+      _cd: { ts: at, v: 'demo' },
+    };
+  });
 }
 
 /** The demo's live session: its context climbs to 72% of a 200k window. */

@@ -1,4 +1,4 @@
-import { resolveId, setForgotten, shortId } from '../engine/memory';
+import { observationState, resolveId, setForgotten, shortId } from '../engine/memory';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { writeMemory } from './memoryWrite';
@@ -17,11 +17,11 @@ export const forgetCommand: CliCommand = {
       (engine) => {
         const resolved = resolveId(engine.db, args.positionals[0], { includeForgotten: undo });
         if (!resolved.ok) throw new Error(resolved.error);
-        const row = engine.db.get('SELECT text, forgotten_at FROM observations WHERE id = ?', [resolved.id]);
-        if (undo && row?.forgotten_at == null)
+        const state = observationState(engine.db, resolved.id);
+        if (undo && !state?.forgotten)
           throw new Error(`observation ${shortId(resolved.id)} is not forgotten`);
         setForgotten({ home: engine.home, root: engine.identity.mainRoot }, [resolved.id], !undo, 'cli');
-        return { id: shortId(resolved.id), text: String(row?.text ?? '') };
+        return { id: shortId(resolved.id), text: state?.text ?? '' };
       },
     );
     const done = pendingWith === undefined;

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { AGENT_ADAPTERS, adapterOf } from '../engine/agents';
-import { type AgentId, isAgentId } from '../engine/agents/types';
+import type { AgentId } from '../engine/agents/types';
 import { expandTilde } from '../engine/paths';
+import { latestMeasurableSession, latestModel } from '../engine/sessions';
 import type { ProjectEngine } from '../engine/projectEngine';
 import {
   type ContextBreakdown,
@@ -100,19 +101,14 @@ export class LiveGauge implements vscode.Disposable {
    */
   private activeSession(): ActiveSession | undefined {
     const candidates: ActiveSession[] = [];
-    const fromHooks = this.engine.db.get(
-      `SELECT id, transcript_path, agent FROM sessions
-       WHERE agent = 'claude-code' AND transcript_path IS NOT NULL OR agent IN (SELECT value FROM json_each(?))
-       ORDER BY last_event_at DESC LIMIT 1`,
-      [JSON.stringify(AGENT_ADAPTERS.filter((adapter) => adapter.sessions).map((adapter) => adapter.id))],
-    );
-    if (fromHooks && isAgentId(fromHooks.agent)) {
-      const sessionId = String(fromHooks.id);
+    const readable = AGENT_ADAPTERS.filter((adapter) => adapter.sessions).map((adapter) => adapter.id);
+    const latest = latestMeasurableSession(this.engine.db, readable);
+    if (latest) {
       const file =
-        typeof fromHooks.transcript_path === 'string'
-          ? expandTilde(fromHooks.transcript_path)
-          : this.sharedStore(fromHooks.agent, sessionId);
-      if (file) candidates.push({ agent: fromHooks.agent, file, sessionId });
+        latest.transcriptPath !== undefined
+          ? expandTilde(latest.transcriptPath)
+          : this.sharedStore(latest.agent, latest.id);
+      if (file) candidates.push({ agent: latest.agent, file, sessionId: latest.id });
     }
     const found = findActiveTranscript(this.engine.identity.mainRoot);
     if (found) candidates.push({ agent: 'claude-code', file: found });
@@ -138,10 +134,7 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   private modelHint(): string | undefined {
-    const model = this.engine.db.get(
-      'SELECT model FROM sessions WHERE model IS NOT NULL ORDER BY last_event_at DESC LIMIT 1',
-    )?.model;
-    return typeof model === 'string' ? model : undefined;
+    return latestModel(this.engine.db);
   }
 
   private windowSetting(): number | undefined {

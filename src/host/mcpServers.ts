@@ -1,19 +1,16 @@
 /**
  * The memory MCP server (`dist/mcp.js`) offered to agents: to VS Code's agent mode through an MCP server
- * definition provider, and to Claude Code as an entry of the project's `.mcp.json`, written only with
- * consent, with a backup, as a minimal edit (see engine/mcpServerConfig.ts).
+ * definition provider, and to Claude Code, Codex CLI or opencode as an entry of the project's MCP config
+ * (each agent's adapter knows its file), written only with consent, with a backup, as a minimal edit.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  claudeServerEntry,
-  installServer,
-  planServerInstall,
-  planServerUninstall,
-  serverLaunch,
-  stableServerPath,
-} from '../engine/mcpServerConfig';
+import { AGENT_ADAPTERS } from '../engine/agents';
+import type { AgentAdapter, MemoryServerInstaller } from '../engine/agents/adapter';
+import { readSettingsText } from '../engine/jsoncEdit';
+import { installServer, serverLaunch, stableServerPath } from '../engine/mcpServerConfig';
 import type { AgentConnection } from './agentConnection';
 import type { LiveProject } from './liveProject';
 import type { Log } from './log';
@@ -24,6 +21,8 @@ import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from '
 export const MCP_PROVIDER_ID = 'contextDeck.memory';
 
 export class MemoryServers implements vscode.Disposable {
+  /** The server is offered to VS Code's agent mode by the provider API. */
+  private offeredToVscode = false;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private signature = '';
@@ -46,22 +45,23 @@ export class MemoryServers implements vscode.Disposable {
   register(): void {
     const guarded = guardedCommand(this.log);
     this.disposables.push(
-      guarded('contextDeck.addMemoryServerToClaudeCode', async (projectId) => {
+      guarded('contextDeck.addMemoryServer', async (projectId) => {
         const live = await chooseProject(this.projects, asString(projectId), 'Add the memory server to');
-        return live && this.addToClaudeCode(live);
+        return live && this.addToAgent(live);
       }),
-      guarded('contextDeck.removeMemoryServerFromClaudeCode', async (projectId) => {
+      guarded('contextDeck.removeMemoryServer', async (projectId) => {
         const live = await chooseProject(this.projects, asString(projectId), 'Remove the memory server from');
-        return live && this.removeFromClaudeCode(live);
+        return live && this.removeFromAgent(live);
       }),
     );
     const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
     if (typeof lm?.registerMcpServerDefinitionProvider !== 'function') {
       this.log.info(
-        'this editor has no MCP server provider API; the memory server is not offered to its agent',
+        "this editor has no MCP server provider API; the memory server can be added to its agent's .vscode/mcp.json",
       );
       return;
     }
+    this.offeredToVscode = true;
     this.disposables.push(
       lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
         onDidChangeMcpServerDefinitions: this.changed.event,
@@ -118,60 +118,101 @@ export class MemoryServers implements vscode.Disposable {
     }
   }
 
-  /** Add the server to `<root>/.mcp.json` after showing exactly what changes. */
-  async addToClaudeCode(live: LiveProject): Promise<boolean> {
+  /**
+   * The agents whose project config can name the server. VS Code's agent gets it from this extension where
+   * the editor has the MCP provider API, so its `.vscode/mcp.json` is offered only where it does not.
+   */
+  private async pickAgent(
+    title: string,
+    root: string,
+    only?: (adapter: WithMemoryServer) => boolean,
+  ): Promise<WithMemoryServer | undefined> {
+    const home = os.homedir();
+    const adapters = AGENT_ADAPTERS.filter(
+      (adapter): adapter is WithMemoryServer =>
+        adapter.memoryServer !== undefined &&
+        !(adapter.id === 'vscode' && this.offeredToVscode) &&
+        (only === undefined || only(adapter as WithMemoryServer)),
+    );
+    if (adapters.length <= 1) return adapters[0];
+    const picked = await vscode.window.showQuickPick(
+      adapters.map((adapter) => ({
+        label: adapter.displayName,
+        description: path.relative(root, adapter.memoryServer.configPath(root, home)),
+        adapter,
+      })),
+      { title },
+    );
+    return picked?.adapter;
+  }
+
+  /** Add the server to an agent's project config after showing exactly what changes. */
+  async addToAgent(live: LiveProject): Promise<boolean> {
     const root = live.engine.identity.mainRoot;
-    const file = path.join(root, '.mcp.json');
+    const adapter = await this.pickAgent('Add the Context Deck memory server to which agent?', root);
+    if (!adapter) return false;
+    const name = adapter.displayName;
+    const file = adapter.memoryServer.configPath(root, os.homedir());
     const home = this.projects.home;
-    const entry = claudeServerEntry(serverLaunch(stableServerPath(home), root, home));
-    const plan = planSettingsChange(file, (text) => planServerInstall(file, text, entry));
+    const launch = serverLaunch(stableServerPath(home), root, home);
+    const plan = planSettingsChange(file, (text) => adapter.memoryServer.planAdd(file, text, launch));
     if (!plan) return false;
     if (plan.changes.length === 0) {
       installServer(home, this.distDir);
       void vscode.window.showInformationMessage(
-        `Claude Code already has the Context Deck memory server in ${file}.`,
+        `${name} already has the Context Deck memory server in ${file}.`,
       );
       return true;
     }
     const note = [
       `The server runs from ${path.dirname(stableServerPath(home))} (copied there now, refreshed on updates).`,
-      '.mcp.json is often committed: the entry names paths on this machine.',
+      `${path.basename(file)} is often committed: the entry names paths on this machine.`,
     ];
-    if (
-      !(await confirmSettingsChange(
-        this.connection.preview,
-        plan,
-        'Add Server',
-        'Add the Context Deck memory server to Claude Code?',
-        home,
-        note,
-      ))
-    )
+    const question = `Add the Context Deck memory server to ${name}?`;
+    if (!(await confirmSettingsChange(this.connection.preview, plan, 'Add Server', question, home, note)))
       return false;
     const installed = installServer(home, this.distDir);
     this.log.info(`memory MCP server installed at ${installed.path}`);
     writeSettingsChange(plan, this.log, this.projects.home);
     this.projects.refresh();
     void vscode.window.showInformationMessage(
-      'Claude Code can now search this project’s memory (tools search, timeline, get_observations). It asks you to approve the new server when it next starts in this project.',
+      `${name} can now search this project’s memory (tools search, timeline, get_observations). It may ask you to approve the new server when it next starts in this project.`,
     );
     return true;
   }
 
-  async removeFromClaudeCode(live: LiveProject): Promise<boolean> {
-    const file = path.join(live.engine.identity.mainRoot, '.mcp.json');
-    const plan = planSettingsChange(file, (text) => planServerUninstall(file, text));
-    if (!plan) return false;
-    if (plan.changes.length === 0) {
-      void vscode.window.showInformationMessage(`${file} has no Context Deck memory server.`);
+  async removeFromAgent(live: LiveProject): Promise<boolean> {
+    const root = live.engine.identity.mainRoot;
+    const home = os.homedir();
+    const added = (adapter: WithMemoryServer) => {
+      const file = adapter.memoryServer.configPath(root, home);
+      try {
+        return adapter.memoryServer.isAdded(file, readSettingsText(file));
+      } catch {
+        return false;
+      }
+    };
+    const adapter = await this.pickAgent(
+      'Remove the Context Deck memory server from which agent?',
+      root,
+      added,
+    );
+    if (!adapter) {
+      void vscode.window.showInformationMessage(
+        'No agent of this project has the Context Deck memory server.',
+      );
       return false;
     }
+    const file = adapter.memoryServer.configPath(root, home);
+    const plan = planSettingsChange(file, (text) => adapter.memoryServer.planRemove(file, text));
+    if (!plan || plan.changes.length === 0) return false;
+    const question = `Remove the Context Deck memory server from ${adapter.displayName}?`;
     if (
       !(await confirmSettingsChange(
         this.connection.preview,
         plan,
         'Remove Server',
-        'Remove the Context Deck memory server from Claude Code?',
+        question,
         this.projects.home,
       ))
     )
@@ -186,6 +227,8 @@ export class MemoryServers implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
   }
 }
+
+type WithMemoryServer = AgentAdapter & { memoryServer: MemoryServerInstaller };
 
 function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

@@ -13,6 +13,7 @@ import {
   type TimelineEntry,
   type TimelineOptions,
   memoryCounts,
+  observationState,
   resolveId,
   saveToMemory,
   searchObservations,
@@ -366,9 +367,7 @@ export class MemoryCommands {
       void vscode.window.showWarningMessage(`Context Deck: ${resolved.error}`);
       return false;
     }
-    const text = String(
-      live.engine.db.get('SELECT text FROM observations WHERE id = ?', [resolved.id])?.text ?? '',
-    );
+    const text = observationState(live.engine.db, resolved.id)?.text ?? '';
     const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
     const observationId = () => resolved.id;
     await this.apply(live, () => setForgotten(target, [resolved.id], true, 'vscode'), observationId, false);

@@ -36,6 +36,7 @@ import {
   toggleConfirmation,
   withConfigSwitches,
 } from '../engine/registry/serverToggle';
+import { sessionCount } from '../engine/sessions';
 import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
 
@@ -82,7 +83,8 @@ export class ProjectTools implements vscode.Disposable {
   private appliedScanKey = '';
   private appliedScanAt = 0;
   private versionNumber = 0;
-  private lastSessionStartId = 0;
+  /** Sessions seen at the last look: one more means a session began, which rescans the config. */
+  private knownSessions = 0;
   private scanTimer: NodeJS.Timeout | undefined;
   private rankTimer: NodeJS.Timeout | undefined;
   private lastRankAt = 0;
@@ -170,7 +172,7 @@ export class ProjectTools implements vscode.Disposable {
     if (this.disposed || this.host.engine.role !== 'writer') return;
     if (kind === 'rebuild') {
       // A rebuilt database starts with an empty registry: declare the config's tools again.
-      this.lastSessionStartId = 0;
+      this.knownSessions = 0;
       this.appliedScanKey = '';
       this.scanNow();
     } else if (kind === 'ingest' && events > 0 && this.sawSessionStart()) {
@@ -190,15 +192,11 @@ export class ProjectTools implements vscode.Disposable {
     }
   }
 
-  /** Whether a SessionStart event arrived since the last look (a range read on the primary key). */
+  /** Whether a session (of any agent) began since the last look. */
   private sawSessionStart(): boolean {
-    const db = this.host.engine.db;
-    const latest = db.number(
-      `SELECT coalesce(max(id), 0) FROM events WHERE id > ? AND kind = 'SessionStart'`,
-      [this.lastSessionStartId],
-    );
-    if (latest <= this.lastSessionStartId) return false;
-    this.lastSessionStartId = latest;
+    const sessions = sessionCount(this.host.engine.db);
+    if (sessions <= this.knownSessions) return false;
+    this.knownSessions = sessions;
     return true;
   }
 

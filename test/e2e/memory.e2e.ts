@@ -265,11 +265,19 @@ describe('project memory in a real VS Code', () => {
     await page.keyboard.press('Escape');
   });
 
-  test('Add Memory Server to Claude Code writes .mcp.json after consent, and the entry really serves', async () => {
+  test('Add Memory Server to an Agent (Claude Code) writes .mcp.json after consent, and the entry really serves', async () => {
     const page = workbench.page;
     const file = path.join(project, '.mcp.json');
     const before = fs.readFileSync(file, 'utf8');
-    await workbench.runCommand('Context Deck: Add Memory Server to Claude Code (.mcp.json)');
+    await workbench.runCommand('Context Deck: Add Memory Server to an Agent…');
+    const agents = page.locator('.quick-input-widget .monaco-list-row');
+    await agents.first().waitFor({ timeout: 15_000 });
+    assert.deepEqual(
+      (await agents.allInnerTexts()).map((text) => text.split('\n')[0]),
+      ['Claude Code', 'Codex CLI', 'opencode'],
+      "VS Code's agent has the server from the extension itself",
+    );
+    await agents.filter({ hasText: 'Claude Code' }).click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     const detail = await dialog.innerText();
@@ -313,7 +321,8 @@ describe('project memory in a real VS Code', () => {
       await client.close();
     }
 
-    await workbench.runCommand('Context Deck: Remove Memory Server from Claude Code');
+    // Only Claude Code has it now: no agent to choose.
+    await workbench.runCommand('Context Deck: Remove Memory Server from an Agent…');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     await dialog.locator('.monaco-button', { hasText: 'Remove Server' }).click();
     // Removing is the exact inverse of adding: the file is as it was, byte for byte.

@@ -108,6 +108,25 @@ export interface ToolConfig {
   mcpToolName(server: string, tool: string): string;
 }
 
+/** How the memory MCP server is started: an absolute runtime, its arguments and extra environment. */
+export interface ServerLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * Adds Context Deck's memory MCP server (named `context-deck`) to the agent's MCP config for a project, so
+ * the agent can search past sessions. Adding then removing leaves the file as it was, byte for byte.
+ */
+export interface MemoryServerInstaller {
+  /** The project-level config file the server is added to. */
+  configPath(projectRoot: string, userHome: string): string;
+  planAdd(file: string, before: string | undefined, launch: ServerLaunch): SettingsPlan;
+  planRemove(file: string, before: string | undefined): SettingsPlan;
+  isAdded(file: string, text: string | undefined): boolean;
+}
+
 export interface AgentAdapter {
   id: AgentId;
   displayName: string;
@@ -115,4 +134,5 @@ export interface AgentAdapter {
   hooks?: HookInstaller;
   sessions?: SessionFiles;
   tools?: ToolConfig;
+  memoryServer?: MemoryServerInstaller;
 }

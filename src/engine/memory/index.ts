@@ -14,7 +14,7 @@ export {
   type SearchResult,
   searchObservations,
 } from './search';
-export { memoryCounts } from './stats';
+export { memoryCounts, observationState } from './stats';
 export {
   type GetResult,
   MAX_GET_IDS,

@@ -17,3 +17,9 @@ export function memoryCounts(db: Store): { total: number; byType: Record<Observa
   }
   return { total, byType };
 }
+
+/** An observation's text and whether it is forgotten, by its full id; undefined when there is none. */
+export function observationState(db: Store, id: string): { text: string; forgotten: boolean } | undefined {
+  const row = db.get('SELECT text, forgotten_at FROM observations WHERE id = ?', [id]);
+  return row && { text: String(row.text), forgotten: row.forgotten_at !== null };
+}

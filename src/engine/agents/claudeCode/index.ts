@@ -4,6 +4,7 @@
  */
 import type { AgentAdapter } from '../adapter';
 import { claudeHooks } from './hooks';
+import { claudeMemoryServer } from './memoryServer';
 import { claudePayloads } from './payload';
 
 export const claudeCodeAdapter: AgentAdapter = {
@@ -11,4 +12,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   displayName: 'Claude Code',
   payloads: claudePayloads,
   hooks: claudeHooks,
+  memoryServer: claudeMemoryServer,
 };

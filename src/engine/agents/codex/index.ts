@@ -5,6 +5,7 @@
 import type { AgentAdapter } from '../adapter';
 import { codexHooks } from './hooksFile';
 import { codexTools } from './mcpConfig';
+import { codexMemoryServer } from './memoryServer';
 import { codexPayloads } from './payload';
 import { codexSessions } from './rolloutFiles';
 
@@ -15,4 +16,5 @@ export const codexAdapter: AgentAdapter = {
   hooks: codexHooks,
   sessions: codexSessions,
   tools: codexTools,
+  memoryServer: codexMemoryServer,
 };

@@ -1,6 +1,7 @@
 /** opencode (sst/opencode, now anomalyco/opencode): plugin-based recording, its SQLite session store, its MCP config. */
 import type { AgentAdapter } from '../adapter';
 import { opencodeTools } from './mcpConfig';
+import { opencodeMemoryServer } from './memoryServer';
 import { opencodePayloads } from './payload';
 import { opencodeHooks } from './pluginInstaller';
 import { opencodeSessions } from './sessionStore';
@@ -12,6 +13,7 @@ export const opencodeAdapter: AgentAdapter = {
   hooks: opencodeHooks,
   sessions: opencodeSessions,
   tools: opencodeTools,
+  memoryServer: opencodeMemoryServer,
 };
 
 export { OPENCODE_EVENT_KEY, OPENCODE_EVENTS, opencodePayloads } from './payload';

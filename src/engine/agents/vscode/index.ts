@@ -4,6 +4,7 @@
  */
 import type { AgentAdapter } from '../adapter';
 import { vscodeHooks } from './hookFiles';
+import { vscodeMemoryServer } from './memoryServer';
 import { vscodePayloads } from './payload';
 
 export const vscodeAdapter: AgentAdapter = {
@@ -11,6 +12,7 @@ export const vscodeAdapter: AgentAdapter = {
   displayName: 'VS Code agent',
   payloads: vscodePayloads,
   hooks: vscodeHooks,
+  memoryServer: vscodeMemoryServer,
 };
 
 export { vscodePayloads, recogniseVscodePayload, normaliseVscodePayload } from './payload';

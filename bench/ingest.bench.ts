@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { DEFAULT_CHUNK_BYTES } from '../src/engine/ingest';
-import { loadSqlJs } from '../src/engine/sqlJs';
-import { MIGRATIONS } from '../src/engine/schema';
-import { PAGE_SIZE } from '../src/engine/store';
+import { DEFAULT_CHUNK_BYTES } from '../src/engine/log/ingest';
+import { loadSqlJs } from '../src/engine/storage/sqlJs';
+import { MIGRATIONS } from '../src/engine/storage/schema';
+import { PAGE_SIZE } from '../src/engine/storage/store';
 import { bundleForNode } from '../test/support/bundle';
 import { type BenchSection, median, round } from './report';
 
@@ -219,7 +219,7 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
   const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-bundle-'));
   await bundleForNode(bundleDir, {
     ingestWorker: 'bench/ingestWorker.ts',
-    parseWorker: 'src/engine/parseWorker.ts',
+    parseWorker: 'src/engine/log/parseWorker.ts',
   });
   for (const size of sizes) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-'));

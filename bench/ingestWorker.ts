@@ -2,7 +2,7 @@
  * Runs one end-to-end ingest (log files to rows, then a snapshot save) in a fresh process so its peak
  * memory is its own. Prints one JSON line.
  */
-import { ProjectEngine } from '../src/engine/projectEngine';
+import { ProjectEngine } from '../src/engine/project/projectEngine';
 
 async function main(): Promise<void> {
   const [home, project] = process.argv.slice(2);

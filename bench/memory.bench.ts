@@ -14,9 +14,9 @@ import {
   matchExpression,
   parseQuery,
 } from '../src/engine/memory/search';
-import { migrate } from '../src/engine/schema';
-import { loadSqlJs } from '../src/engine/sqlJs';
-import { Store } from '../src/engine/store';
+import { migrate } from '../src/engine/storage/schema';
+import { loadSqlJs } from '../src/engine/storage/sqlJs';
+import { Store } from '../src/engine/storage/store';
 import { type BenchSection, median, percentile, round } from './report';
 
 const OBSERVATIONS = 100_000;

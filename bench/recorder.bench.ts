@@ -1,112 +1,352 @@
 /**
- * Recorder start-up cost: `node hook.js` (the bundle Claude Code runs on every hook event) against a bare
- * `node -e ""`, both fed the documented PostToolUse payload on stdin, runs alternating so that machine load
- * affects both alike. Target: at most 15 ms median overhead. Run alone with
- * `node --import tsx bench/recorder.bench.ts`.
+ * Recorder wall time per call: `node hook.js` (built as `scripts/build.mjs --production` builds dist/hook.js)
+ * fed one payload of each agent's shape on stdin - Claude Code, VS Code's agent, Codex CLI, opencode's
+ * plugin - beside a bare `node -e 0` measured in the same rounds. Each round runs every command once, in an
+ * order rotated from round to round, so that machine load affects all alike. VS Code's agent and Codex CLI
+ * wait for each hook, so the user waits for this. Target: at most 15 ms more than bare node (medians).
+ *
+ * Also measured: a SessionStart of VS Code's shape with and without a session-context file for the project
+ * (with one, the recorder prints it), and the second copy of a VS Code event (VS Code runs the hook of each
+ * hook file that names it; duplicates.ts lets the first copy record and the others skip). Each VS Code
+ * payload gets a fresh `timestamp`, as VS Code stamps each event, so only the copy is a duplicate.
+ * Run alone with `node --import tsx bench/recorder.bench.ts`.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { identifyProject } from '../src/engine/projectIdentity';
-import { hookExample } from '../test/support/events';
+import { SESSION_CONTEXT_FILE, projectStateDir } from '../src/engine/project/paths';
+import { identifyProject } from '../src/engine/project/projectIdentity';
+import { FIXTURES_DIR, hookExample } from '../test/support/events';
 import { type BenchSection, formatTable, median, percentile, round } from './report';
 
 const RUNS = 30;
 const WARMUP = 3;
 const TARGET_MS = 15;
+const ROOT = path.join(__dirname, '..');
 
-function wallMs(args: string[], input: string, cwd: string): number {
+type Payload = Record<string, unknown>;
+type Agent = 'claude-code' | 'vscode' | 'codex' | 'opencode';
+/** What the recorder must print: the session context, or nothing. */
+type Output = 'context' | 'nothing';
+
+interface Shape {
+  /** Key under `results.shapes`. */
+  key: string;
+  agent: Agent;
+  label: string;
+  /** Arguments after `hook.js --home <home>`, as the agent's hook command passes them. */
+  args?: string[];
+  /** This run's payload, or the key of the shape (earlier in the same group) whose input it repeats. */
+  payload: (() => Payload) | { copyOf: string };
+  output: Output;
+  /** Whether the call appends a line to the event log (a duplicate doesn't). */
+  records: boolean;
+}
+
+function readJson(file: string): Payload {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, file), 'utf8')) as Payload;
+}
+
+function jsonLines(file: string): Payload[] {
+  return fs
+    .readFileSync(path.join(FIXTURES_DIR, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Payload);
+}
+
+interface Spawned {
+  ms: number;
+  stdout: string;
+}
+
+function spawnTimed(args: string[], input: string, cwd: string, env: NodeJS.ProcessEnv): Spawned {
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { input, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+  const result = spawnSync(process.execPath, args, { input, cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return elapsed;
+  if (result.stderr.length > 0) throw new Error(`${args.join(' ')} wrote to stderr: ${result.stderr}`);
+  return { ms, stdout: result.stdout.toString('utf8') };
+}
+
+/** The recorder bundle exactly as `node scripts/build.mjs --production` writes dist/hook.js. */
+async function buildRecorder(outfile: string): Promise<Array<[string, number]>> {
+  const base = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'scripts/esbuild.node.json'), 'utf8'),
+  ) as esbuild.BuildOptions;
+  const result = await esbuild.build({
+    ...base,
+    entryPoints: ['src/hook/main.ts'],
+    outfile,
+    banner: { js: '#!/usr/bin/env node' },
+    minify: true,
+    sourcemap: false,
+    metafile: true,
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+  });
+  const inputs = Object.values(result.metafile.outputs)[0]?.inputs ?? {};
+  return Object.entries(inputs)
+    .map(([file, { bytesInOutput }]): [string, number] => [file, bytesInOutput])
+    .sort((a, b) => b[1] - a[1]);
 }
 
 export async function benchRecorder(): Promise<BenchSection> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-recorder-'));
+  // Other work on the machine widens every figure: noted, to tell a noisy run.
+  const loadAtStart = os.loadavg()[0];
   try {
     const bundle = path.join(dir, 'hook.js');
-    await esbuild.build({
-      entryPoints: [path.join(__dirname, '../src/hook/main.ts')],
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      minify: true,
-      logLevel: 'warning',
-    });
+    const modules = await buildRecorder(bundle);
+    const bundleBytes = fs.statSync(bundle).size;
     const home = path.join(dir, 'home');
-    const project = path.join(dir, 'project');
-    fs.mkdirSync(project, { recursive: true });
-    const postToolUse = JSON.stringify({ ...hookExample('PostToolUse'), cwd: project });
-    // SessionStart is the one synchronous hook: it also resolves the project and prints its context.
-    const contextFile = path.join(home, 'projects', identifyProject(project).id, 'session-context.md');
+    // Two git projects: one with a session-start context waiting, one without.
+    const project = path.join(dir, 'shop');
+    const bare = path.join(dir, 'plain');
+    for (const folder of [project, bare]) fs.mkdirSync(path.join(folder, '.git'), { recursive: true });
+    const contextFile = path.join(projectStateDir(home, identifyProject(project).id), SESSION_CONTEXT_FILE);
     fs.mkdirSync(path.dirname(contextFile), { recursive: true });
     fs.writeFileSync(contextFile, `# Context\n${'- a remembered change (2 hours ago)\n'.repeat(150)}`);
-    const sessionStart = JSON.stringify({ ...hookExample('SessionStart'), cwd: project });
 
-    const commands = {
-      baseline: { args: ['-e', ''], input: postToolUse },
-      hook: { args: [bundle, '--home', home], input: postToolUse },
-      sessionStart: { args: [bundle, '--home', home], input: sessionStart },
+    // VS Code stamps each event; copies of one event share the stamp. Strictly increasing, so never equal.
+    let lastStamp = 0;
+    const stamp = () => {
+      lastStamp = Math.max(Date.now(), lastStamp + 1);
+      return new Date(lastStamp).toISOString();
     };
-    const times: Record<keyof typeof commands, number[]> = { baseline: [], hook: [], sessionStart: [] };
+    const vscode = (file: string, cwd: string) => {
+      const fixture = readJson(`vscode/local/${file}`);
+      return () => ({ ...fixture, timestamp: stamp(), cwd });
+    };
+    const fixed = (payload: Payload) => () => payload;
+    const opencodeTool = jsonLines('opencode/opencode-1.18.33.run.plugin-payloads.jsonl').find(
+      (payload) => payload.hook_event_name === 'PostToolUse',
+    );
+    if (!opencodeTool) throw new Error('no PostToolUse in the opencode plugin payloads');
+
+    /** Groups run back to back; their order rotates from round to round. */
+    const groups: Shape[][] = [
+      [
+        {
+          key: 'claudeCodePostToolUse',
+          agent: 'claude-code',
+          label: 'PostToolUse (docs example)',
+          payload: fixed({ ...hookExample('PostToolUse'), cwd: project }),
+          output: 'nothing',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'claudeCodeSessionStart',
+          agent: 'claude-code',
+          label: 'SessionStart, context file (printed)',
+          payload: fixed({ ...hookExample('SessionStart'), cwd: project }),
+          output: 'context',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'vscodePostToolUse',
+          agent: 'vscode',
+          label: 'PostToolUse run_in_terminal',
+          payload: vscode('PostToolUse.run_in_terminal.json', project),
+          output: 'nothing',
+          records: true,
+        },
+        {
+          key: 'vscodeDuplicate',
+          agent: 'vscode',
+          label: 'same PostToolUse, 2nd copy (skipped)',
+          payload: { copyOf: 'vscodePostToolUse' },
+          output: 'nothing',
+          records: false,
+        },
+      ],
+      [
+        {
+          key: 'vscodeSessionStartContext',
+          agent: 'vscode',
+          label: 'SessionStart, context file (printed)',
+          payload: vscode('SessionStart.json', project),
+          output: 'context',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'vscodeSessionStartNoContext',
+          agent: 'vscode',
+          label: 'SessionStart, no context file',
+          payload: vscode('SessionStart.json', bare),
+          output: 'nothing',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'codexPostToolUse',
+          agent: 'codex',
+          label: 'PostToolUse Bash',
+          payload: fixed({ ...readJson('codex/hook-payloads/PostToolUse.Bash.input.json'), cwd: project }),
+          output: 'nothing',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'opencodePostToolUse',
+          agent: 'opencode',
+          label: 'PostToolUse bash (plugin, --agent opencode)',
+          args: ['--agent', 'opencode'],
+          payload: fixed({ ...opencodeTool, cwd: project }),
+          output: 'nothing',
+          records: true,
+        },
+      ],
+    ];
+    const shapes = groups.flat();
+
+    // The child gets neither this process's loaders nor any NODE_OPTIONS: bare node, as an agent runs it.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const baselineInput = JSON.stringify(hookExample('PostToolUse'));
+    const baselineTimes: number[] = [];
+    const times = new Map<string, number[]>(shapes.map((shape) => [shape.key, []]));
+    const units: Array<'baseline' | Shape[]> = ['baseline', ...groups];
     for (let run = 0; run < WARMUP + RUNS; run++) {
-      for (const [name, command] of Object.entries(commands) as Array<
-        [keyof typeof commands, { args: string[]; input: string }]
-      >) {
-        const ms = wallMs(command.args, command.input, project);
-        if (run >= WARMUP) times[name].push(ms);
+      const inputs = new Map<string, string>();
+      for (let i = 0; i < units.length; i++) {
+        const unit = units[(run + i) % units.length];
+        if (unit === 'baseline') {
+          const { ms } = spawnTimed(['-e', '0'], baselineInput, project, env);
+          if (run >= WARMUP) baselineTimes.push(ms);
+          continue;
+        }
+        for (const shape of unit) {
+          const input =
+            typeof shape.payload === 'function'
+              ? JSON.stringify(shape.payload())
+              : (inputs.get(shape.payload.copyOf) ?? '');
+          inputs.set(shape.key, input);
+          const { ms, stdout } = spawnTimed(
+            [bundle, '--home', home, ...(shape.args ?? [])],
+            input,
+            project,
+            env,
+          );
+          const printed: Output = stdout.includes('"additionalContext"') ? 'context' : 'nothing';
+          if (printed !== shape.output || (printed === 'nothing' && stdout !== ''))
+            throw new Error(
+              `${shape.key}: expected ${shape.output} on stdout, got ${JSON.stringify(stdout)}`,
+            );
+          if (run >= WARMUP) times.get(shape.key)?.push(ms);
+        }
       }
     }
-    const recorded = fs
-      .readdirSync(path.join(home, 'events'))
-      .reduce(
-        (lines, name) =>
-          lines + fs.readFileSync(path.join(home, 'events', name), 'utf8').split('\n').length - 1,
-        0,
-      );
-    if (recorded !== 2 * (WARMUP + RUNS))
-      throw new Error(`expected ${2 * (WARMUP + RUNS)} recorded lines, found ${recorded}`);
 
-    const stats = (values: number[]) => ({
-      medianMs: round(median(values), 2),
-      p90Ms: round(percentile(values, 90), 2),
+    // Every call but the duplicates recorded one line, recognised as its agent's.
+    const counted = new Map<string, number>();
+    for (const name of fs.readdirSync(path.join(home, 'events'))) {
+      for (const line of fs.readFileSync(path.join(home, 'events', name), 'utf8').split('\n')) {
+        if (line === '') continue;
+        const agent = String((JSON.parse(line) as { _cd?: { agent?: string } })._cd?.agent);
+        counted.set(agent, (counted.get(agent) ?? 0) + 1);
+      }
+    }
+    for (const agent of new Set(shapes.map((shape) => shape.agent))) {
+      const expected = shapes.filter((s) => s.agent === agent && s.records).length * (WARMUP + RUNS);
+      if (counted.get(agent) !== expected)
+        throw new Error(`expected ${expected} lines of ${agent}, found ${counted.get(agent) ?? 0}`);
+    }
+    if (
+      [...counted.values()].reduce((a, b) => a + b, 0) !==
+      shapes.filter((s) => s.records).length * (WARMUP + RUNS)
+    )
+      throw new Error(`unexpected agents in the event log: ${JSON.stringify([...counted])}`);
+
+    const baselineMedian = median(baselineTimes);
+    const baseline = {
+      medianMs: round(baselineMedian, 2),
+      p95Ms: round(percentile(baselineTimes, 95), 2),
+    };
+    const results = shapes.map((shape) => {
+      const values = times.get(shape.key) ?? [];
+      const medianMs = median(values);
+      const overheadMs = round(medianMs - baselineMedian, 2);
+      return {
+        shape,
+        figures: {
+          agent: shape.agent,
+          payload: shape.label,
+          medianMs: round(medianMs, 2),
+          p95Ms: round(percentile(values, 95), 2),
+          baselineMedianMs: baseline.medianMs,
+          overheadMs,
+          pairedOverheadMs: round(median(values.map((ms, i) => ms - baselineTimes[i])), 2),
+          ratio: round(medianMs / baselineMedian, 3),
+          meetsTarget: overheadMs <= TARGET_MS,
+        },
+      };
     });
-    const baseline = stats(times.baseline);
-    const hook = stats(times.hook);
-    const session = stats(times.sessionStart);
-    const overheadMs = round(hook.medianMs - baseline.medianMs, 2);
-    const pairedOverheadMs = round(median(times.hook.map((t, i) => t - times.baseline[i])), 2);
-    const sessionOverheadMs = round(session.medianMs - baseline.medianMs, 2);
-    const meetsTarget = overheadMs <= TARGET_MS;
+    const distHook = path.join(ROOT, 'dist/hook.js');
+    const distStat = fs.existsSync(distHook) ? fs.statSync(distHook) : undefined;
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+    const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
     return {
-      title: `Recorder start-up (${RUNS} runs each, alternating; bundle ${(fs.statSync(bundle).size / 1024).toFixed(1)} KiB)`,
-      columns: ['command', 'median ms', 'p90 ms', 'overhead ms (median)'],
+      title: `Recorder wall time per call (${RUNS} runs each after ${WARMUP} warm-up, rotating with bare node; hook.js ${kib(bundleBytes)} minified)`,
+      columns: [
+        'agent',
+        'payload',
+        'median ms',
+        'p95 ms',
+        'node -e 0 ms',
+        '+ms',
+        '+ms paired',
+        'ratio',
+        `<= +${TARGET_MS} ms`,
+      ],
       rows: [
-        ['node -e ""', baseline.medianMs, baseline.p90Ms, 0],
-        ['node hook.js < PostToolUse', hook.medianMs, hook.p90Ms, overheadMs],
-        ['node hook.js < SessionStart (prints context)', session.medianMs, session.p90Ms, sessionOverheadMs],
+        ['-', 'node -e 0 (bare)', baseline.medianMs, baseline.p95Ms, baseline.medianMs, 0, 0, 1, '-'],
+        ...results.map(({ figures: f }) => [
+          f.agent,
+          f.payload,
+          f.medianMs,
+          f.p95Ms,
+          f.baselineMedianMs,
+          f.overheadMs,
+          f.pairedOverheadMs,
+          f.ratio,
+          met(f.meetsTarget),
+        ]),
       ],
       results: {
         runs: RUNS,
-        bundleBytes: fs.statSync(bundle).size,
-        baseline,
-        hook,
-        sessionStart: session,
-        overheadMs,
-        pairedOverheadMs,
-        sessionStartOverheadMs: sessionOverheadMs,
+        warmup: WARMUP,
         targetMs: TARGET_MS,
-        meetsTarget,
+        bundleBytes,
+        /** The bundle measured: what `scripts/build.mjs --production` writes as dist/hook.js from today's sources. */
+        bundleBuild: 'scripts/esbuild.node.json, minify, no source map (as build.mjs --production)',
+        /** The largest modules in it, bytes of output each. */
+        bundleModules: Object.fromEntries(modules.slice(0, 12)),
+        /** dist/hook.js as found on disk (built whenever `npm run build` or `npm run package` last ran). */
+        distHookJs: distStat
+          ? { bytes: distStat.size, modifiedAt: distStat.mtime.toISOString() }
+          : { missing: true },
+        contextFileBytes: fs.statSync(contextFile).size,
+        loadAverage1m: { start: round(loadAtStart, 2), end: round(os.loadavg()[0], 2) },
+        baseline,
+        shapes: Object.fromEntries(results.map(({ shape, figures }) => [shape.key, figures])),
+        meetsTarget: results.every(({ figures }) => figures.meetsTarget),
       },
-      targets: [
-        `recorder overhead ${overheadMs} ms median (paired ${pairedOverheadMs} ms) vs target <= ${TARGET_MS} ms: ${meetsTarget ? 'met' : 'NOT met'}`,
-      ],
+      targets: results.map(
+        ({ figures: f }) =>
+          `${f.agent} ${f.payload}: +${f.overheadMs} ms median (paired +${f.pairedOverheadMs} ms, x${f.ratio}) vs target <= +${TARGET_MS} ms: ${met(f.meetsTarget)}`,
+      ),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ProjectEngine } from '../src/engine/projectEngine';
+import { ProjectEngine } from '../src/engine/project/projectEngine';
 import { applyScan, discoverFromUse, rankTools, scanConfigs } from '../src/engine/registry';
 import { type BenchSection, median, percentile, round } from './report';
 

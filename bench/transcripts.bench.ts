@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ProjectEngine } from '../src/engine/projectEngine';
+import { ProjectEngine } from '../src/engine/project/projectEngine';
 import { type TranscriptImportResult, encodeProjectDir, importTranscripts } from '../src/engine/transcripts';
 import { type BenchSection, median, round } from './report';
 

@@ -33,7 +33,7 @@ const nodeEntries = [
   { in: 'src/hook/main.ts', out: 'hook.js', banner: cliBanner },
   { in: 'src/mcp/main.ts', out: 'mcp.js', banner: cliBanner },
   // Beside every bundle that ingests: parses large backlogs on a worker thread (see chunkParser.ts).
-  { in: 'src/engine/parseWorker.ts', out: 'parseWorker.js', required: true },
+  { in: 'src/engine/log/parseWorker.ts', out: 'parseWorker.js', required: true },
 ];
 
 function buildOptions() {

@@ -1,4 +1,4 @@
-import type { BreakdownItem } from '../engine/transcripts';
+import type { BreakdownItem } from '../engine';
 import { numberFlag } from './args';
 import type { CliCommand } from './command';
 import { readActiveSession } from './gaugeCommand';

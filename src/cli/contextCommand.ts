@@ -1,9 +1,9 @@
 import {
   assembleSessionContext,
+  type SelectionMode,
   sessionContextPath,
   writeSessionContext,
-} from '../engine/context/projectContext';
-import type { SelectionMode } from '../engine/context/selection';
+} from '../engine';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
 import { openProject } from './projectSession';

@@ -1,4 +1,4 @@
-import { observationState, resolveId, setForgotten, shortId } from '../engine/memory';
+import { observationState, resolveId, setForgotten, shortId } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { writeMemory } from './memoryWrite';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ContextGauge, type GaugeReading, findActiveTranscript } from '../engine/transcripts';
+import { ContextGauge, findActiveTranscript, type GaugeReading } from '../engine';
 import { type IntegerRange, type ParsedArgs, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 

@@ -1,4 +1,4 @@
-import { formatObservations, getObservations } from '../engine/memory';
+import { formatObservations, getObservations } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { withProjectSnapshot } from './searchCommand';

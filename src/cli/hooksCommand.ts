@@ -1,12 +1,20 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AGENT_ADAPTERS } from '../engine/agents';
-import type { AgentAdapter, HookInstaller } from '../engine/agents/adapter';
-import { HOOK_SCOPES, type HookScope, portableCommandCaveats, recorderCommand } from '../engine/hookSettings';
-import { readSettingsText, writeSettingsWithBackup } from '../engine/jsoncEdit';
-import { resolveHome } from '../engine/paths';
-import { identifyProject } from '../engine/projectIdentity';
-import { installRecorder, recorderRuntime } from '../engine/recorderInstall';
+import {
+  AGENT_ADAPTERS,
+  type AgentAdapter,
+  HOOK_SCOPES,
+  type HookInstaller,
+  type HookScope,
+  identifyProject,
+  installRecorder,
+  portableCommandCaveats,
+  readSettingsText,
+  recorderCommand,
+  recorderRuntime,
+  resolveHome,
+  writeSettingsWithBackup,
+} from '../engine';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
 

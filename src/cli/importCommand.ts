@@ -1,4 +1,4 @@
-import { importTranscripts } from '../engine/transcripts';
+import { importTranscripts } from '../engine';
 import { stringFlag } from './args';
 import type { CliCommand } from './command';
 import { openProject, withInterrupt } from './projectSession';

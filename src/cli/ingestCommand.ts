@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listLogFiles } from '../engine/ingest';
+import { listLogFiles } from '../engine';
 import { type IntegerRange, numberFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 import { openProject, refreshDerived, withInterrupt } from './projectSession';

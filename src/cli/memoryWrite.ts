@@ -1,5 +1,4 @@
-import type { ProjectEngine } from '../engine/projectEngine';
-import { lockHolder } from '../engine/writerLock';
+import { lockHolder, type ProjectEngine } from '../engine';
 import type { CliContext } from './command';
 import { openProject, refreshDerived, withInterrupt } from './projectSession';
 

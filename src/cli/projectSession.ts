@@ -1,8 +1,12 @@
 import * as fs from 'node:fs';
-import { assembleSessionContext, writeSessionContext } from '../engine/context/projectContext';
-import { resolveHome } from '../engine/paths';
-import { ProjectEngine, type Role } from '../engine/projectEngine';
-import { discoverFromUse } from '../engine/registry';
+import {
+  assembleSessionContext,
+  discoverFromUse,
+  ProjectEngine,
+  resolveHome,
+  type Role,
+  writeSessionContext,
+} from '../engine';
 import type { CliContext } from './command';
 
 /** Open the --project's engine (the folder must exist); warnings go to stderr unless `quiet`. */

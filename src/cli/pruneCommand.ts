@@ -1,8 +1,5 @@
-import { readAdviceState } from '../engine/pruning/adviceState';
-import { compactCommand } from '../engine/pruning/focus';
-import { adviseSession } from '../engine/pruning/sessionAdvice';
+import { adviseSession, compactCommand, rankTools, readAdviceState } from '../engine';
 import { formatTokens } from '../shared/formatTokens';
-import { rankTools } from '../engine/registry';
 import type { CliCommand } from './command';
 import { readActiveSession } from './gaugeCommand';
 import { openProject } from './projectSession';

@@ -1,4 +1,4 @@
-import { type ObservationType, saveToMemory, shortId } from '../engine/memory';
+import { type ObservationType, saveToMemory, shortId } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { writeMemory } from './memoryWrite';

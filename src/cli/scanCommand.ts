@@ -1,8 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { resolveHome } from '../engine/paths';
-import { ProjectEngine } from '../engine/projectEngine';
-import { type ScanOptions, applyScan, displayPath, scanConfigs } from '../engine/registry';
+import { applyScan, displayPath, ProjectEngine, resolveHome, scanConfigs, type ScanOptions } from '../engine';
 import { type ParsedArgs, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 

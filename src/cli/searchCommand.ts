@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import {
+  isObservationType,
   MAX_SEARCH_LIMIT,
   OBSERVATION_TYPES,
   type ObservationType,
-  isObservationType,
   parseTime,
+  ProjectEngine,
+  resolveHome,
   searchObservations,
-} from '../engine/memory';
-import { resolveHome } from '../engine/paths';
-import { ProjectEngine } from '../engine/projectEngine';
+} from '../engine';
 import { type ParsedArgs, UsageError, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 import { searchTable } from './searchTable';

@@ -2,8 +2,7 @@
  * `search` for people: a table and what to run next. (Agents get formatSearch, within their token budget
  * and naming MCP tools.)
  */
-import { MAX_SEARCH_LIMIT, type SearchResult, shortId } from '../engine/memory';
-import { clip, oneLine, shortDate } from '../engine/memory/text';
+import { clip, MAX_SEARCH_LIMIT, oneLine, type SearchResult, shortDate, shortId } from '../engine';
 import { tableRows } from './table';
 
 /** Long enough to tell observations apart; `get` shows the whole text. */

@@ -1,4 +1,4 @@
-import { TIMELINE_LIMITS, formatTimeline, timeline } from '../engine/memory';
+import { formatTimeline, timeline, TIMELINE_LIMITS } from '../engine';
 import { UsageError, numberFlag, stringFlag } from './args';
 import type { CliCommand } from './command';
 import { timeFlag, withProjectSnapshot } from './searchCommand';

@@ -1,12 +1,12 @@
 import {
-  RANKING_STRATEGIES,
-  type RankedTool,
-  type RankingStrategy,
   applyScan,
   discoverFromUse,
+  type RankedTool,
+  RANKING_STRATEGIES,
+  type RankingStrategy,
   rankTools,
   scanConfigs,
-} from '../engine/registry';
+} from '../engine';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
 import { tableRows } from './table';

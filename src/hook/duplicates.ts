@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PRIVATE_FILE_MODE, makePrivateDir } from '../engine/privateFiles';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../engine/recording';
 
 /** Claims older than this are swept away (the copies of one event arrive within the hook timeout). */
 const KEEP_CLAIMS_MS = 10 * 60_000;

@@ -8,9 +8,7 @@
  */
 import * as fs from 'node:fs';
 import { version } from '../../package.json';
-import { readsHookOutput } from '../engine/agents/payloads';
-import { appendEventLine } from '../engine/eventLog';
-import { resolveHome } from '../engine/paths';
+import { appendEventLine, readsHookOutput, resolveHome } from '../engine/recording';
 import { claimEvent } from './duplicates';
 import { MAX_INPUT_BYTES, buildRecord } from './record';
 import { readStdin } from './stdin';

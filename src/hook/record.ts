@@ -13,19 +13,21 @@
  * Every cut is listed in `_cd.capped` as `{path, bytes, kept, reason}` (`bytes`: the original UTF-8 size,
  * `kept`: characters kept, `reason`: length | nesting | line).
  */
-import { normalisePayload, recogniseAgent } from '../engine/agents/payloads';
-import type { AgentId, EventKind } from '../engine/agents/types';
-import { RECORDER_KEY } from '../engine/eventLine';
-import { eventKey } from './duplicates';
 import {
-  type CutNote,
+  type AgentId,
   cutMarker,
+  type CutNote,
+  type EventKind,
   joinPath,
+  normalisePayload,
+  readPayload,
+  RECORDER_KEY,
   redactAndCut,
   redactValue,
   sliceSafe,
   unescapeJson,
-} from '../engine/redact';
+} from '../engine/recording';
+import { eventKey } from './duplicates';
 
 /** Longest string kept, in characters. */
 export const STRING_CAP = 64 * 1024;
@@ -226,8 +228,8 @@ export function buildRecord(input: RecordInput): Recorded {
   const payload = redacted.value;
   const cuts = redacted.cuts;
   // Recognised now so that the line says which agent sent it; ingest recognises again, with newer adapters.
-  const event = normalisePayload(payload, input.agent);
-  meta.agent = recogniseAgent(payload, input.agent) ?? input.agent;
+  const { agent, event } = readPayload(payload, input.agent);
+  meta.agent = agent ?? input.agent;
   if (meta.agent === undefined) delete meta.agent;
   if (redacted.count > 0) meta.redactions = redacted.count;
 

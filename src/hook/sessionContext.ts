@@ -1,9 +1,10 @@
 /** The SessionStart hook's one output: the project's session-start context, when Context Deck has one. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SESSION_CONTEXT_FILE, projectStateDir } from '../engine/paths';
-import { identifyProject } from '../engine/projectIdentity';
-import { sliceSafe } from '../engine/redact';
+// Project identity needs node:crypto: imported here, outside the recorder's entry, so that only
+// SessionStart (which loads this module on demand) pays for it.
+import { identifyProject } from '../engine/project/projectIdentity';
+import { projectStateDir, SESSION_CONTEXT_FILE, sliceSafe } from '../engine/recording';
 
 /** Claude Code caps hook output at 10,000 characters. */
 export const MAX_CONTEXT_CHARS = 10_000;

@@ -1,11 +1,20 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentAdapter, HookInstaller } from '../engine/agents/adapter';
-import { AGENT_ADAPTERS, agentTraces } from '../engine/agents';
-import { HOOK_SCOPES, type HookScope, portableCommandCaveats, recorderCommand } from '../engine/hookSettings';
-import { parseJsonc, readSettingsText } from '../engine/jsoncEdit';
-import { installRecorder, recorderRuntime } from '../engine/recorderInstall';
+import {
+  AGENT_ADAPTERS,
+  type AgentAdapter,
+  agentTraces,
+  HOOK_SCOPES,
+  type HookInstaller,
+  type HookScope,
+  installRecorder,
+  parseJsonc,
+  portableCommandCaveats,
+  readSettingsText,
+  recorderCommand,
+  recorderRuntime,
+} from '../engine';
 import { agentName } from '../shared/agents';
 import type { ConnectionView, ScopeConnection } from '../shared/protocol';
 import { type Log, shortMessage } from './log';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { eventsDir } from '../engine/paths';
+import { eventsDir } from '../engine';
 import type { AgentConnection } from './agentConnection';
 import type { ContextPreviewProvider } from './nextSessionContext';
 import { type Log, shortMessage } from './log';

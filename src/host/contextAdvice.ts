@@ -1,14 +1,15 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import {
+  type Advice,
   type AdviceState,
+  adviseSession,
+  compactCommand,
+  dismissalKey,
   readAdviceState,
   withDisabledServers,
   writeAdviceState,
-} from '../engine/pruning/adviceState';
-import type { Advice } from '../engine/pruning/advisor';
-import { compactCommand } from '../engine/pruning/focus';
-import { adviseSession, dismissalKey } from '../engine/pruning/sessionAdvice';
+} from '../engine';
 import type { AdviceActionKind, AdviceView } from '../shared/protocol';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';

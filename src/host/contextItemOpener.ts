@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type BreakdownItem, toolResultText } from '../engine/transcripts';
+import { type BreakdownItem, toolResultText } from '../engine';
 import type { LiveProject } from './liveProject';
 import { shortMessage } from './log';
 import { CONTEXT_PREVIEW_SCHEME } from './nextSessionContext';

@@ -1,18 +1,21 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { AGENT_ADAPTERS, adapterOf } from '../engine/agents';
-import type { AgentId } from '../engine/agents/types';
-import { expandTilde } from '../engine/paths';
-import { latestMeasurableSession, latestModel } from '../engine/sessions';
-import type { ProjectEngine } from '../engine/projectEngine';
 import {
+  adapterOf,
+  AGENT_ADAPTERS,
+  type AgentId,
   type ContextBreakdown,
   ContextGauge,
-  type GaugeReading,
+  expandTilde,
   findActiveTranscript,
-} from '../engine/transcripts';
-import { SessionFileGauge, sessionFileStamp } from '../engine/transcripts/sessionFileGauge';
-import { usageLevel } from '../engine/usageLevel';
+  type GaugeReading,
+  latestMeasurableSession,
+  latestModel,
+  type ProjectEngine,
+  SessionFileGauge,
+  sessionFileStamp,
+  usageLevel,
+} from '../engine';
 import type { BreakdownView, GaugeView } from '../shared/protocol';
 import { canOpen } from './contextItemOpener';
 import { type Log, shortMessage } from './log';

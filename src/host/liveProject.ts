@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
-import type { ProjectEngine } from '../engine/projectEngine';
-import { requestSave, saveIfRequested } from '../engine/writerLock';
-import { type TranscriptImportResult, importTranscripts } from '../engine/transcripts';
-import { findAgentSessionFiles } from '../engine/transcripts/agentSessionImport';
-import { candidateTranscripts, claudeConfigDirs } from '../engine/transcripts/transcriptFiles';
+import {
+  candidateTranscripts,
+  claudeConfigDirs,
+  findAgentSessionFiles,
+  importTranscripts,
+  type ProjectEngine,
+  requestSave,
+  saveIfRequested,
+  type TranscriptImportResult,
+} from '../engine';
 import type { IngestProgress, ProjectView } from '../shared/protocol';
 import { LiveGauge } from './liveGauge';
 import type { Log } from './log';

@@ -7,10 +7,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_ADAPTERS } from '../engine/agents';
-import type { AgentAdapter, MemoryServerInstaller } from '../engine/agents/adapter';
-import { readSettingsText } from '../engine/jsoncEdit';
-import { installServer, serverLaunch, stableServerPath } from '../engine/mcpServerConfig';
+import {
+  AGENT_ADAPTERS,
+  type AgentAdapter,
+  installServer,
+  type MemoryServerInstaller,
+  readSettingsText,
+  serverLaunch,
+  stableServerPath,
+} from '../engine';
 import type { AgentConnection } from './agentConnection';
 import type { LiveProject } from './liveProject';
 import type { Log } from './log';

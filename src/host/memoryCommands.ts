@@ -7,21 +7,21 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-  type Observation,
-  type ObservationType,
-  type SearchHit,
-  type TimelineEntry,
-  type TimelineOptions,
+  isWithin,
   memoryCounts,
+  type Observation,
   observationState,
+  type ObservationType,
   resolveId,
   saveToMemory,
+  type SearchHit,
   searchObservations,
   setForgotten,
   shortId,
   timeline,
-} from '../engine/memory';
-import { isWithin } from '../engine/paths';
+  type TimelineEntry,
+  type TimelineOptions,
+} from '../engine';
 import {
   MEMORY_TYPES,
   MEMORY_TYPE_DESCRIPTIONS,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type Observation, getObservations, shortId } from '../engine/memory';
+import { getObservations, type Observation, shortId } from '../engine';
 import { clockTime, relativeTime } from '../shared/relativeTime';
 import type { Projects } from './projects';
 

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import { assembleSessionContext, writeSessionContext } from '../engine/context/projectContext';
-import type { SelectionMode } from '../engine/context/selection';
 import {
+  assembleSessionContext,
+  type ProjectEngine,
+  type SelectionMode,
   SESSION_CONTEXT_BUDGET,
   type SessionContext,
   TOOL_SECTION_BUDGET,
-} from '../engine/context/sessionContext';
-import type { ProjectEngine } from '../engine/projectEngine';
+  writeSessionContext,
+} from '../engine';
 import type { NextContextView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
 

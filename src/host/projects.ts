@@ -1,10 +1,16 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { listLogFiles } from '../engine/ingest';
-import { eventsDir, isWithin, projectStateDir, resolveHome } from '../engine/paths';
-import { makeHomePrivate, makePrivateDir } from '../engine/privateFiles';
-import { ProjectEngine } from '../engine/projectEngine';
-import { identifyProject } from '../engine/projectIdentity';
+import {
+  eventsDir,
+  identifyProject,
+  isWithin,
+  listLogFiles,
+  makeHomePrivate,
+  makePrivateDir,
+  ProjectEngine,
+  projectStateDir,
+  resolveHome,
+} from '../engine';
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
 import type { AgentConnection } from './agentConnection';
 import { ContextAdvice } from './contextAdvice';

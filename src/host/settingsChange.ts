@@ -4,12 +4,7 @@
  * one click away) before anything is written, then written with a backup.
  */
 import * as vscode from 'vscode';
-import {
-  SettingsParseError,
-  readSettingsText,
-  settingsBackupDir,
-  writeSettingsWithBackup,
-} from '../engine/jsoncEdit';
+import { readSettingsText, settingsBackupDir, SettingsParseError, writeSettingsWithBackup } from '../engine';
 import { type Log, shortMessage } from './log';
 
 export const PREVIEW_SCHEME = 'context-deck-preview';

@@ -14,29 +14,27 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ProjectEngine } from '../engine/projectEngine';
 import {
-  type ConfigScan,
-  RANKING_STRATEGIES,
-  type RankedTool,
-  type RankingStrategy,
-  type ToolScope,
   applyScan,
+  configLocations,
+  type ConfigScan,
   discoverFromUse,
   displayPath,
   planProjectServerEnabled,
+  type ProjectEngine,
+  type RankedTool,
+  RANKING_STRATEGIES,
+  type RankingStrategy,
   rankTools,
   scanConfigs,
-  writeProjectServerEnabled,
-} from '../engine/registry';
-import { configLocations } from '../engine/registry/configPaths';
-import {
-  type ToggleRequest,
   serverSwitches,
+  sessionCount,
   toggleConfirmation,
+  type ToggleRequest,
+  type ToolScope,
   withConfigSwitches,
-} from '../engine/registry/serverToggle';
-import { sessionCount } from '../engine/sessions';
+  writeProjectServerEnabled,
+} from '../engine';
 import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
 

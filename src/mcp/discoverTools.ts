@@ -1,7 +1,5 @@
 /** discover_tools: the project's tool registry, ranked by real use, filtered by the words asked for. */
-import { type BudgetedText, fitToBudget } from '../engine/memory';
-import type { ProjectEngine } from '../engine/projectEngine';
-import { type RankedTool, rankTools } from '../engine/registry';
+import { type BudgetedText, fitToBudget, type ProjectEngine, type RankedTool, rankTools } from '../engine';
 
 const DESCRIPTION_CHARS = 100;
 

@@ -4,7 +4,7 @@
  * seconds of work on a megabyte of text. The SDK shows a failed check as a tool error with its message.
  */
 import * as z from 'zod';
-import { parseQuery } from '../engine/memory/search';
+import { parseQuery } from '../engine';
 
 /** Far beyond a useful query: every word must match, so a long one finds nothing. */
 const MAX_QUERY_CHARS = 1000;

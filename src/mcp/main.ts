@@ -4,7 +4,7 @@
  * it starts in a fraction of a second with nothing to compile. Stdout carries only the protocol.
  */
 import * as path from 'node:path';
-import { resolveHome } from '../engine/paths';
+import { resolveHome } from '../engine';
 import { BoundedStdioTransport } from './boundedStdio';
 import { InitializationGate } from './initialization';
 import { createMemoryServer } from './server';

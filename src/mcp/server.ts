@@ -9,23 +9,23 @@ import * as z from 'zod';
 import { version } from '../../package.json';
 import {
   type BudgetedText,
-  MAX_GET_IDS,
-  MAX_SAVED_TEXT,
-  MemoryQueryError,
-  OBSERVATION_TYPES,
-  RANKED_CANDIDATES,
-  TIMELINE_LIMITS,
   formatObservations,
   formatSearch,
   formatTimeline,
   getObservations,
+  MAX_GET_IDS,
+  MAX_SAVED_TEXT,
+  MemoryQueryError,
+  OBSERVATION_TYPES,
   parseTime,
+  ProjectEngine,
+  RANKED_CANDIDATES,
   saveToMemory,
   searchObservations,
   shortId,
   timeline,
-} from '../engine/memory';
-import { ProjectEngine } from '../engine/projectEngine';
+  TIMELINE_LIMITS,
+} from '../engine';
 import { discoverTools, formatTools } from './discoverTools';
 import { fieldArgument, queryArgument } from './inputLimits';
 

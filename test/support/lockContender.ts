@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { tryAcquireLock } from '../../src/engine/writerLock';
+import { tryAcquireLock } from '../../src/engine/storage/writerLock';
 
 const [lockPath, holdersDir, holdMs] = process.argv.slice(2);
 

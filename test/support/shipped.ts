@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before } from 'node:test';
-import { ProjectEngine } from '../../src/engine/projectEngine';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { bundleForNode } from './bundle';
 import { appendEvents, sessionEvents } from './events';
 
@@ -15,7 +15,7 @@ export function useShippedBundle(): (script: 'cli' | 'hook') => string {
     await bundleForNode(dir, {
       cli: 'src/cli/main.ts',
       hook: 'src/hook/main.ts',
-      parseWorker: 'src/engine/parseWorker.ts',
+      parseWorker: 'src/engine/log/parseWorker.ts',
     });
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -18,8 +18,8 @@ import { codexPayloads } from '../../src/engine/agents/codex/payload';
 import { parseToolText } from '../../src/engine/agents/codex/toolCalls';
 import { readRollout } from '../../src/engine/agents/codex/rollout';
 import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
-import type { EventPayload } from '../../src/engine/eventLine';
-import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/hookSettings';
+import type { EventPayload } from '../../src/engine/log/eventLine';
+import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
 
 const CODEX_DIR = path.join(FIXTURES_DIR, 'codex');

@@ -24,9 +24,9 @@ import {
   recorderFromCommand,
   toolCall,
 } from '../../src/engine/agents/opencode';
-import { PORTABLE_RECORDER_COMMAND, recorderCommand } from '../../src/engine/hookSettings';
-import { findNodeOnPath } from '../../src/engine/recorderInstall';
-import { loadSqlJs } from '../../src/engine/sqlJs';
+import { PORTABLE_RECORDER_COMMAND, recorderCommand } from '../../src/engine/agents/claudeCode/hookSettings';
+import { findNodeOnPath } from '../../src/engine/agents/recorderInstall';
+import { loadSqlJs } from '../../src/engine/storage/sqlJs';
 import { FIXTURES_DIR, allHookExamples } from '../support/events';
 
 // A dev dependency with a native build: only the tests use it, to write databases the way SQLite itself does.

@@ -19,8 +19,8 @@ import {
   vscodeToolKind,
   vscodeToolOutcome,
 } from '../../src/engine/agents/vscode';
-import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/hookSettings';
-import { parseJsonc } from '../../src/engine/jsoncEdit';
+import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
+import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
 
 const VSCODE_DIR = path.join(FIXTURES_DIR, 'vscode');

@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseJsonc } from '../../src/engine/jsoncEdit';
-import { ProjectEngine } from '../../src/engine/projectEngine';
+import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { hookEvent, tempWorkspace } from '../support/events';
 import { bundleForNode } from '../support/bundle';
 

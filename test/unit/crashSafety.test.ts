@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProjectEngine } from '../../src/engine/projectEngine';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { hookEvent, tempWorkspace } from '../support/events';
 import { bundleForNode } from '../support/bundle';
 
@@ -34,7 +34,7 @@ before(async () => {
   // chunks or more are parsed on its parse worker, so kills also land while the worker reads ahead.
   const outDir = path.join(path.dirname(ws.home), 'cli');
   cliBundle = path.join(outDir, 'cli.js');
-  await bundleForNode(outDir, { cli: 'src/cli/main.ts', parseWorker: 'src/engine/parseWorker.ts' });
+  await bundleForNode(outDir, { cli: 'src/cli/main.ts', parseWorker: 'src/engine/log/parseWorker.ts' });
 });
 after(() => ws.cleanup());
 

@@ -13,9 +13,9 @@ import {
   planHookUninstall,
   portableCommandCaveats,
   recorderCommand,
-} from '../../src/engine/hookSettings';
-import { SettingsParseError, parseJsonc } from '../../src/engine/jsoncEdit';
-import { claudeServerEntry, planServerInstall } from '../../src/engine/mcpServerConfig';
+} from '../../src/engine/agents/claudeCode/hookSettings';
+import { SettingsParseError, parseJsonc } from '../../src/engine/agents/jsoncEdit';
+import { claudeServerEntry, planServerInstall } from '../../src/engine/agents/mcpServerConfig';
 import { FIXTURES_DIR } from '../support/events';
 
 const COMMAND = recorderCommand('local', { node: '/usr/local/bin/node' }, '/home/dev/.context-deck');

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { assembleSessionContext } from '../../src/engine/context/projectContext';
 import { searchObservations } from '../../src/engine/memory';
-import { ProjectEngine } from '../../src/engine/projectEngine';
-import type { Row } from '../../src/engine/store';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import type { Row } from '../../src/engine/storage/store';
 import { importTranscripts } from '../../src/engine/transcripts';
 import { FIXTURES_DIR, type Payload, appendEvents, hookEvent, tempWorkspace } from '../support/events';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { ProjectEngine } from '../../src/engine/projectEngine';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import {
   allHookExamples,
   appendEvents,

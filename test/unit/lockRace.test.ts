@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { lockHolder, tryAcquireLock } from '../../src/engine/writerLock';
+import { lockHolder, tryAcquireLock } from '../../src/engine/storage/writerLock';
 import { bundleForNode } from '../support/bundle';
 
 const TRIALS = 30;

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKEN_BUDGET, estimateTokens } from '../../src/engine/memory';
-import { ProjectEngine } from '../../src/engine/projectEngine';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { parseServerArgs } from '../../src/mcp/main';
 import { bundleForNode } from '../support/bundle';
 import { appendEvents, hookEvent, tempWorkspace } from '../support/events';

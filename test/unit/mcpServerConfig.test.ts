@@ -11,7 +11,7 @@ import {
   planServerUninstall,
   serverLaunch,
   stableServerPath,
-} from '../../src/engine/mcpServerConfig';
+} from '../../src/engine/agents/mcpServerConfig';
 
 const FILE = '/p/.mcp.json';
 const entry = { command: '/usr/bin/node', args: ['/h/bin/mcp.js', '--project', '/p', '--home', '/h'] };

@@ -28,10 +28,10 @@ import {
   analyseEvent,
   resolveDraft,
 } from '../../src/engine/memory/summarise';
-import { ProjectEngine } from '../../src/engine/projectEngine';
-import { MIGRATIONS, migrate } from '../../src/engine/schema';
-import { loadSqlJs } from '../../src/engine/sqlJs';
-import { Store } from '../../src/engine/store';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { MIGRATIONS, migrate } from '../../src/engine/storage/schema';
+import { loadSqlJs } from '../../src/engine/storage/sqlJs';
+import { Store } from '../../src/engine/storage/store';
 import {
   FIXTURES_DIR,
   type Payload,

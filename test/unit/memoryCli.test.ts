@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
-import { projectStateDir } from '../../src/engine/paths';
-import { LOCK_FILE, ProjectEngine } from '../../src/engine/projectEngine';
-import { identifyProject } from '../../src/engine/projectIdentity';
+import { projectStateDir } from '../../src/engine/project/paths';
+import { LOCK_FILE, ProjectEngine } from '../../src/engine/project/projectEngine';
+import { identifyProject } from '../../src/engine/project/projectIdentity';
 import { appendEvents, hookEvent, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;

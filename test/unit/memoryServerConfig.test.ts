@@ -17,7 +17,7 @@ import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 import { codexAdapter } from '../../src/engine/agents/codex';
 import { opencodeAdapter } from '../../src/engine/agents/opencode';
 import { vscodeAdapter } from '../../src/engine/agents/vscode';
-import { parseJsonc, readSettingsText } from '../../src/engine/jsoncEdit';
+import { parseJsonc, readSettingsText } from '../../src/engine/agents/jsoncEdit';
 import { FIXTURES_DIR } from '../support/events';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MEMORY_EVENTS } from '../../src/engine/memory/types';
-import { ProjectEngine } from '../../src/engine/projectEngine';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { bundleForNode } from '../support/bundle';
 import { type Payload, hookEvent, tempWorkspace, toLines } from '../support/events';
 
@@ -22,7 +22,7 @@ let bundledWorker: string;
 before(async () => {
   root = tempWorkspace('cd-parse-worker-');
   const outDir = path.join(root.home, 'bundle');
-  await bundleForNode(outDir, { parseWorker: 'src/engine/parseWorker.ts' });
+  await bundleForNode(outDir, { parseWorker: 'src/engine/log/parseWorker.ts' });
   bundledWorker = path.join(outDir, 'parseWorker.js');
 });
 after(() => root.cleanup());

@@ -5,11 +5,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { resolveId, saveToMemory, setForgotten } from '../../src/engine/memory';
-import { resolveHome } from '../../src/engine/paths';
-import { identifyProject } from '../../src/engine/projectIdentity';
-import { ProjectEngine } from '../../src/engine/projectEngine';
-import { MIGRATIONS, schemaVersion } from '../../src/engine/schema';
-import { requestSave, saveIfRequested } from '../../src/engine/writerLock';
+import { resolveHome } from '../../src/engine/project/paths';
+import { identifyProject } from '../../src/engine/project/projectIdentity';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { MIGRATIONS, schemaVersion } from '../../src/engine/storage/schema';
+import { requestSave, saveIfRequested } from '../../src/engine/storage/writerLock';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
-import { ProjectEngine } from '../../src/engine/projectEngine';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import {
   type RankOptions,
   type RankedTool,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { SettingsParseError, parseJsonc } from '../../src/engine/jsoncEdit';
+import { SettingsParseError, parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import {
   type ConfigEntry,
   planProjectServerEnabled,

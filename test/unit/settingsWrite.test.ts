@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { writeSettingsWithBackup } from '../../src/engine/jsoncEdit';
+import { writeSettingsWithBackup } from '../../src/engine/agents/jsoncEdit';
 import { tempWorkspace } from '../support/events';
 
 const BEFORE = '{\n  "env": { "API_TOKEN": "secret" }\n}\n';

@@ -2,7 +2,7 @@
  * Which agent sent a hook payload, and the payload in neutral form. Only the agents' payload readers are
  * imported here (no installers, parsers or databases): the recorder runs this on every hook call.
  */
-import type { EventPayload } from '../eventLine';
+import type { EventPayload } from '../log/eventLine';
 import type { PayloadReader } from './adapter';
 import { claudePayloads } from './claudeCode/payload';
 import { codexPayloads } from './codex/payload';
@@ -44,8 +44,19 @@ export function readsHookOutput(agent: AgentId): boolean {
   return readerOf(agent).readsHookOutput !== false;
 }
 
+/**
+ * Which agent sent the payload (see recogniseAgent), and the payload as a neutral event read by that agent's
+ * reader; the event is undefined when the reader knows no such event.
+ */
+export function readPayload(
+  payload: EventPayload,
+  hint?: unknown,
+): { agent: AgentId | undefined; event: AgentEvent | undefined } {
+  const agent = recogniseAgent(payload, hint);
+  return { agent, event: agent && readerOf(agent).normalise(payload) };
+}
+
 /** The payload as a neutral event, read by the agent it is recognised as; undefined when none knows it. */
 export function normalisePayload(payload: EventPayload, hint?: unknown): AgentEvent | undefined {
-  const agent = recogniseAgent(payload, hint);
-  return agent && readerOf(agent).normalise(payload);
+  return readPayload(payload, hint).event;
 }

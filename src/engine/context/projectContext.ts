@@ -5,10 +5,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SESSION_CONTEXT_FILE, projectStateDir } from '../paths';
-import type { ProjectEngine } from '../projectEngine';
+import { SESSION_CONTEXT_FILE, projectStateDir } from '../project/paths';
+import type { ProjectEngine } from '../project/projectEngine';
 import { rankTools } from '../registry';
-import type { Row } from '../store';
+import type { Row } from '../storage/store';
 import { type SelectionMode, selectRelevantContext } from './selection';
 import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContext';
 

@@ -4,7 +4,7 @@
  * forget events refer to; explicit saves get a random id chosen when the save is written.
  */
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 export const ID_LENGTH = 16;

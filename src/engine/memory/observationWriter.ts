@@ -5,8 +5,8 @@
  * session and written back with the chunk, never kept in memory across chunks, so a rolled-back chunk, a
  * rebuild from the log and live ingestion split anywhere all give the same result.
  */
-import { BatchInsert } from '../batchInsert';
-import type { Store } from '../store';
+import { BatchInsert } from '../storage/batchInsert';
+import type { Store } from '../storage/store';
 import type { MemoryItem } from './eventMemory';
 import { derivedId } from './ids';
 import { type SessionState, resolveDraft } from './summarise';

@@ -1,5 +1,5 @@
 /** Pieces shared by the memory's read queries: row mapping, filters, and the error users see. */
-import type { Row } from '../store';
+import type { Row } from '../storage/store';
 import { type Observation, type ObservationSource, type ObservationType } from './types';
 
 /** A request that can't be answered as asked (unknown id, too many ids...): shown to the user as is. */

@@ -6,7 +6,7 @@
  * Query language: words (all must match), "exact phrases", prefix* and OR between two items. Anything else
  * is read as plain words, so no query is ever an error.
  */
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 import { type ObservationFilters, filterSql, observationColumns, toObservation } from './query';
 import { foldDiacritics, words } from './text';
 import type { Observation } from './types';

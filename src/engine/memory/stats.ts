@@ -1,4 +1,4 @@
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 import { OBSERVATION_TYPES, type ObservationType } from './types';
 
 /** How many observations the memory holds, by type (forgotten ones left out), e.g. for type filters. */

@@ -1,5 +1,5 @@
 /** The second and third steps of progressive disclosure: what happened around a moment, then full texts. */
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 import { resolveId } from './ids';
 import { MemoryQueryError, filterSql, observationColumns, toObservation } from './query';
 import { clip, oneLine } from './text';

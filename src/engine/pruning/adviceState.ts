@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { projectStateDir } from '../paths';
+import { projectStateDir } from '../project/paths';
 
 export interface AdviceState {
   pinned: string[];

@@ -2,7 +2,7 @@
  * The pruning advisor (seed 004): scores what sits in the agent's context and, once the window fills up,
  * says what to drop first, with the tokens each drop saves, why, and an action that does it.
  */
-import { type UsageLevel, usageLevel } from '../usageLevel';
+import { type UsageLevel, usageLevel } from '../context/usageLevel';
 import { type ItemWords, displayName, explanation, reason } from './explain';
 import { type TaskFocus, taskFocus } from './focus';
 import { itemTags, promptKeywords } from './keywords';

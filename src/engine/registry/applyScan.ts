@@ -3,7 +3,7 @@
  * the new scan of its own scope goes stale, a removed MCP server takes its tools with it, a tool that
  * reappears comes back. Nothing is ever deleted, and a file that failed to parse removes nothing.
  */
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 import { displayPath } from './configPaths';
 import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { claudeConfigDirs } from '../transcripts/transcriptFiles';
-import { isWithin } from '../paths';
+import { isWithin } from '../project/paths';
 
 export interface ConfigLocationOptions {
   projectRoot: string;

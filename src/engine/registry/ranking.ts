@@ -6,7 +6,7 @@
  * Lists go active, stale, demoted; within each, tools used in the last 7 days first, then by score, then
  * by lifetime use. Three queries whatever the registry's size.
  */
-import type { ProjectEngine } from '../projectEngine';
+import type { ProjectEngine } from '../project/projectEngine';
 import { readRows } from './registryDb';
 import { toolAgents } from './toolAgents';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';

@@ -1,7 +1,7 @@
 /** Database helpers shared by the registry's passes. */
 import type { BindParams, SqlValue } from 'sql.js';
-import type { ProjectEngine } from '../projectEngine';
-import type { Row, Store } from '../store';
+import type { ProjectEngine } from '../project/projectEngine';
+import type { Row, Store } from '../storage/store';
 
 /** What the registry's write passes need of a project engine. */
 export type RegistryWriter = Pick<ProjectEngine, 'db' | 'role' | 'noteExternalChange'>;

@@ -6,7 +6,12 @@
  * instead rather than pretending.
  */
 import * as path from 'node:path';
-import { JsoncDocument, readSettingsText, settingsBackupDir, writeSettingsWithBackup } from '../jsoncEdit';
+import {
+  JsoncDocument,
+  readSettingsText,
+  settingsBackupDir,
+  writeSettingsWithBackup,
+} from '../agents/jsoncEdit';
 import { claudeJsonProjectPath } from './agentSettings';
 import {
   type ConfigLocationOptions,

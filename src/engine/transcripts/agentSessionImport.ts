@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { AGENT_ADAPTERS } from '../agents';
 import { sessionFileStamp } from './sessionFileGauge';
 import type { AgentAdapter, SessionFiles } from '../agents/adapter';
-import type { ProjectEngine } from '../projectEngine';
+import type { ProjectEngine } from '../project/projectEngine';
 import { writeSessionItems } from './sessionItemRows';
 import type { RowCounts } from './transcriptRows';
 

@@ -7,7 +7,7 @@ import {
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ProjectEngine } from '../projectEngine';
+import type { ProjectEngine } from '../project/projectEngine';
 import { LineReader, fingerprint, stillHolds } from './appendedLines';
 import { parseTranscriptLine } from './transcriptLine';
 import {

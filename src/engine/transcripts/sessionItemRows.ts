@@ -9,7 +9,7 @@ import type { AgentEvent, AgentId } from '../agents/types';
 import { type MemoryItem, analyseAgentEvent } from '../memory/eventMemory';
 import { ObservationWriter } from '../memory/observationWriter';
 import { redactText } from '../redact';
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 import { observedNear } from './sharedActivity';
 import type { RowCounts } from './transcriptRows';
 

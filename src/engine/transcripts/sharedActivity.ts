@@ -4,9 +4,9 @@
  * claiming its twin). A compaction or a subagent's report has no key: the same session and source within
  * a few minutes (and, for a report, the same words) is the same one.
  */
-import { PROMPT_WIDTH, type ParsedChunk, TOOL_CALL_WIDTH } from '../chunkParse';
+import { PROMPT_WIDTH, type ParsedChunk, TOOL_CALL_WIDTH } from '../log/chunkParse';
 import type { ObservationSource } from '../memory/types';
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 
 /**
  * How far apart the two records of one compaction or subagent report may be: PreCompact fires before the

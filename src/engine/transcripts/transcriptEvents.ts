@@ -5,7 +5,7 @@
  * subagent's Task also that subagent's SubagentStop.
  */
 import { claudePayloads } from '../agents/claudeCode/payload';
-import type { EventPayload } from '../eventLine';
+import type { EventPayload } from '../log/eventLine';
 import { type MemoryItem, analyseAgentEvent } from '../memory/eventMemory';
 import { type Json, type ToolResult, contentText } from './transcriptLine';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { SqlValue } from 'sql.js';
-import { BatchInsert } from '../batchInsert';
+import { BatchInsert } from '../storage/batchInsert';
 import type { MemoryItem } from '../memory/eventMemory';
 import { ObservationWriter } from '../memory/observationWriter';
 import { redactText } from '../redact';
-import type { Store } from '../store';
+import type { Store } from '../storage/store';
 import { promptText } from './promptText';
 import { observedNear } from './sharedActivity';
 import { type EventBase, compactionMemory, promptMemory, toolCallMemory } from './transcriptEvents';

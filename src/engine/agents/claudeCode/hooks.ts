@@ -6,8 +6,8 @@ import {
   hookInstallState,
   planHookInstall,
   planHookUninstall,
-} from '../../hookSettings';
-import { parseJsonc } from '../../jsoncEdit';
+} from './hookSettings';
+import { parseJsonc } from '../jsoncEdit';
 import type { HookInstaller, SettingsPlan } from '../adapter';
 
 const SCOPE_DETAILS: Readonly<Record<HookScope, string>> = {

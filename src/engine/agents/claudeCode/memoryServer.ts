@@ -4,13 +4,13 @@
  * file back as it was (the emptied `mcpServers` dropped, a file left holding nothing removed).
  */
 import * as path from 'node:path';
-import { JsoncDocument, parseJsonc } from '../../jsoncEdit';
+import { JsoncDocument, parseJsonc } from '../jsoncEdit';
 import {
   CLAUDE_SERVER_NAME,
   claudeServerEntry,
   planServerInstall,
   planServerUninstall,
-} from '../../mcpServerConfig';
+} from '../mcpServerConfig';
 import type { MemoryServerInstaller, SettingsPlan } from '../adapter';
 
 const CONTAINER = 'mcpServers';

@@ -8,8 +8,8 @@
  * connecting then disconnecting gives back the file as it was, and removes a file connecting created.
  */
 import * as path from 'node:path';
-import { isRecorderCommand } from '../../hookSettings';
-import { JsoncDocument } from '../../jsoncEdit';
+import { isRecorderCommand } from '../claudeCode/hookSettings';
+import { JsoncDocument } from '../jsoncEdit';
 import type { HookInstaller, SettingsPlan } from '../adapter';
 import { codexHome } from './paths';
 

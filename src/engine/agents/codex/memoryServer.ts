@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
-import { SettingsParseError } from '../../jsoncEdit';
+import { SettingsParseError } from '../jsoncEdit';
 import type { MemoryServerInstaller, ServerLaunch, SettingsPlan } from '../adapter';
 
 // smol-toml ships its CommonJS build under `require` but one set of (ESM) types: take the types from there.

@@ -7,8 +7,8 @@
  * when someone else's hooks share it, takes out exactly our entries as minimal JSONC edits.
  */
 import * as path from 'node:path';
-import { JsoncDocument } from '../../jsoncEdit';
-import { isRecorderCommand } from '../../hookSettings';
+import { JsoncDocument } from '../jsoncEdit';
+import { isRecorderCommand } from '../claudeCode/hookSettings';
 import type { HookInstaller, SettingsPlan } from '../adapter';
 
 export type VscodeHookScope = 'project' | 'user';

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { JsoncDocument, parseJsonc } from '../../jsoncEdit';
+import { JsoncDocument, parseJsonc } from '../jsoncEdit';
 import type { MemoryServerInstaller, ServerLaunch, SettingsPlan } from '../adapter';
 
 const SERVER_NAME = 'context-deck';

@@ -1,5 +1,5 @@
-import { BatchInsert } from './batchInsert';
-import type { Store } from './store';
+import { BatchInsert } from '../storage/batchInsert';
+import type { Store } from '../storage/store';
 
 interface HookPrompt {
   eventId: number;

@@ -4,9 +4,9 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { JsoncDocument } from './jsoncEdit';
-import { resolveHome } from './paths';
-import { findNodeOnPath, stableRecorderPath } from './recorderInstall';
+import { JsoncDocument } from '../jsoncEdit';
+import { resolveHome } from '../../project/paths';
+import { findNodeOnPath, stableRecorderPath } from '../recorderInstall';
 
 export type HookScope = 'project' | 'local' | 'user';
 

@@ -14,11 +14,11 @@ import {
   toEpochMs,
 } from './eventLine';
 import { readCompleteLines } from './logChunks';
-import { normalisePayload } from './agents/payloads';
-import type { AgentEvent, AgentId } from './agents/types';
-import { type MemoryItem, analyseAgentEvent, analyseMemoryEvent } from './memory/eventMemory';
-import { isMemoryEvent } from './memory/types';
-import { redactText } from './redact';
+import { normalisePayload } from '../agents/payloads';
+import type { AgentEvent, AgentId } from '../agents/types';
+import { type MemoryItem, analyseAgentEvent, analyseMemoryEvent } from '../memory/eventMemory';
+import { isMemoryEvent } from '../memory/types';
+import { redactText } from '../redact';
 import type { Router } from './routing';
 
 /** Row values of a chunk, flat (a few arrays of primitives cross between threads far faster than objects). */

@@ -1,8 +1,8 @@
 /** Writing to the event log: every writer (recorder, CLI, MCP server, host) appends the same way. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { eventsDir } from './paths';
-import { NO_FOLLOW_NO_WAIT, PRIVATE_FILE_MODE, makePrivateDir } from './privateFiles';
+import { eventsDir } from '../project/paths';
+import { NO_FOLLOW_NO_WAIT, PRIVATE_FILE_MODE, makePrivateDir } from '../storage/privateFiles';
 
 /** Read and write (to see the last byte), append, create private; never through a link, never waiting. */
 const APPEND_FLAGS = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW_NO_WAIT;

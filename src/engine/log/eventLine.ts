@@ -1,5 +1,5 @@
 /** Parsing one line of the event log into a hook payload, or a reason it can't be one. */
-import { redactText, sliceSafe, unescapeJson } from './redact';
+import { redactText, sliceSafe, unescapeJson } from '../redact';
 
 /** The single key under which the recorder adds its own fields to an agent's payload. */
 export const RECORDER_KEY = '_cd';

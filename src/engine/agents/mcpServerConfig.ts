@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HookPlan } from './hookSettings';
+import type { HookPlan } from './claudeCode/hookSettings';
 import { JsoncDocument } from './jsoncEdit';
 import { recorderRuntime } from './recorderInstall';
 

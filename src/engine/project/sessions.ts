@@ -1,7 +1,7 @@
 /** What the sessions table says about the latest activity, for the live gauge and the tool registry. */
-import type { AgentId } from './agents/types';
-import { isAgentId } from './agents/types';
-import type { Store } from './store';
+import type { AgentId } from '../agents/types';
+import { isAgentId } from '../agents/types';
+import type { Store } from '../storage/store';
 
 export interface LatestSession {
   id: string;

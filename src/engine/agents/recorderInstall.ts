@@ -4,8 +4,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RecorderRuntime } from './hookSettings';
-import { PRIVATE_FILE_MODE, makePrivateDir } from './privateFiles';
+import type { RecorderRuntime } from './claudeCode/hookSettings';
+import { PRIVATE_FILE_MODE, makePrivateDir } from '../storage/privateFiles';
 
 export function stableRecorderPath(home: string): string {
   return path.join(home, 'bin', 'hook.js');

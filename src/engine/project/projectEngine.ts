@@ -1,18 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
-import type { IngestCounts, RejectView } from '../shared/protocol';
-import { bundledParseWorker } from './chunkReaders';
-import { type IngestOptions, type IngestResult, Ingestor } from './ingest';
+import type { IngestCounts, RejectView } from '../../shared/protocol';
+import { bundledParseWorker } from '../log/chunkReaders';
+import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
 import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
-import { type Router, type Routes, routerFor } from './routing';
-import { migrate } from './schema';
-import { setAside, writeFileAtomic } from './snapshot';
-import { loadSqlJs } from './sqlJs';
-import { Store } from './store';
-import { importTranscripts } from './transcripts/importTranscripts';
-import { type HeldLock, lockHolder, tryAcquireLock } from './writerLock';
+import { type Router, type Routes, routerFor } from '../log/routing';
+import { migrate } from '../storage/schema';
+import { setAside, writeFileAtomic } from '../storage/snapshot';
+import { loadSqlJs } from '../storage/sqlJs';
+import { Store } from '../storage/store';
+import { importTranscripts } from '../transcripts/importTranscripts';
+import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';
 
 export type Role = 'writer' | 'reader';
 

@@ -4,10 +4,10 @@ import * as path from 'node:path';
 import { EVENT_WIDTH, REJECT_WIDTH } from './chunkParse';
 import { type ChunkReader, inlineReader, workerReader } from './chunkReaders';
 import { EventRowWriter } from './eventRows';
-import { NO_FOLLOW_NO_WAIT } from './privateFiles';
+import { NO_FOLLOW_NO_WAIT } from '../storage/privateFiles';
 import type { Routes } from './routing';
-import type { Store } from './store';
-import { dropImportedActivity } from './transcripts/sharedActivity';
+import type { Store } from '../storage/store';
+import { dropImportedActivity } from '../transcripts/sharedActivity';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;

@@ -1,4 +1,4 @@
-import { BatchInsert } from './batchInsert';
+import { BatchInsert } from '../storage/batchInsert';
 import {
   EVENT_WIDTH,
   PROMPT_WIDTH,
@@ -7,9 +7,9 @@ import {
   SESSION_WIDTH,
   TOOL_CALL_WIDTH,
 } from './chunkParse';
-import { ObservationWriter } from './memory/observationWriter';
+import { ObservationWriter } from '../memory/observationWriter';
 import { PromptRows } from './promptRows';
-import type { Store } from './store';
+import type { Store } from '../storage/store';
 
 /** Writes a parsed chunk's rows (events, sessions, tool calls, prompts, observations, rejects) inside an open transaction. */
 export class EventRowWriter {

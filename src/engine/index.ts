@@ -1,0 +1,111 @@
+/**
+ * The engine's one entry for the VS Code host, the CLI and the MCP server: opening a project, ingesting,
+ * the agents, memory, registry and context queries. Nothing outside the engine runs SQL or imports its
+ * modules one by one. (The hook recorder has its own, smaller entry: recording.ts.)
+ */
+export { adapterOf, AGENT_ADAPTERS, agentTraces } from './agents';
+export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
+export {
+  HOOK_SCOPES,
+  type HookScope,
+  portableCommandCaveats,
+  recorderCommand,
+} from './agents/claudeCode/hookSettings';
+export {
+  parseJsonc,
+  readSettingsText,
+  settingsBackupDir,
+  SettingsParseError,
+  writeSettingsWithBackup,
+} from './agents/jsoncEdit';
+export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
+export { installRecorder, recorderRuntime } from './agents/recorderInstall';
+export { type AgentId } from './agents/types';
+export { assembleSessionContext, sessionContextPath, writeSessionContext } from './context/projectContext';
+export { type SelectionMode } from './context/selection';
+export { SESSION_CONTEXT_BUDGET, type SessionContext, TOOL_SECTION_BUDGET } from './context/sessionContext';
+export { usageLevel } from './context/usageLevel';
+export { listLogFiles } from './log/ingest';
+export {
+  type BudgetedText,
+  fitToBudget,
+  formatObservations,
+  formatSearch,
+  formatTimeline,
+  getObservations,
+  isObservationType,
+  MAX_GET_IDS,
+  MAX_SAVED_TEXT,
+  MAX_SEARCH_LIMIT,
+  memoryCounts,
+  MemoryQueryError,
+  type Observation,
+  OBSERVATION_TYPES,
+  observationState,
+  type ObservationType,
+  parseTime,
+  RANKED_CANDIDATES,
+  resolveId,
+  saveToMemory,
+  type SearchHit,
+  searchObservations,
+  type SearchResult,
+  setForgotten,
+  shortId,
+  timeline,
+  TIMELINE_LIMITS,
+  type TimelineEntry,
+  type TimelineOptions,
+} from './memory';
+export { parseQuery } from './memory/search';
+export { clip, oneLine, shortDate } from './memory/text';
+export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
+export { ProjectEngine, type Role } from './project/projectEngine';
+export { identifyProject } from './project/projectIdentity';
+export { latestMeasurableSession, latestModel, sessionCount } from './project/sessions';
+export {
+  type AdviceState,
+  readAdviceState,
+  withDisabledServers,
+  writeAdviceState,
+} from './pruning/adviceState';
+export { type Advice } from './pruning/advisor';
+export { compactCommand } from './pruning/focus';
+export { adviseSession, dismissalKey } from './pruning/sessionAdvice';
+export {
+  applyScan,
+  type ConfigScan,
+  discoverFromUse,
+  displayPath,
+  planProjectServerEnabled,
+  type RankedTool,
+  RANKING_STRATEGIES,
+  type RankingStrategy,
+  rankTools,
+  scanConfigs,
+  type ScanOptions,
+  type ToolScope,
+  writeProjectServerEnabled,
+} from './registry';
+export { configLocations } from './registry/configPaths';
+export {
+  serverSwitches,
+  toggleConfirmation,
+  type ToggleRequest,
+  withConfigSwitches,
+} from './registry/serverToggle';
+export { makeHomePrivate, makePrivateDir } from './storage/privateFiles';
+export { lockHolder, requestSave, saveIfRequested } from './storage/writerLock';
+export {
+  type BreakdownItem,
+  type ContextBreakdown,
+  ContextGauge,
+  findActiveTranscript,
+  type GaugeReading,
+  importTranscripts,
+  toolResultText,
+  type TranscriptImportResult,
+} from './transcripts';
+export { findAgentSessionFiles } from './transcripts/agentSessionImport';
+export { SessionFileGauge, sessionFileStamp } from './transcripts/sessionFileGauge';
+export { candidateTranscripts, claudeConfigDirs } from './transcripts/transcriptFiles';

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import {
   isWithin,
   memoryCounts,
+  sessionAgents,
   type Observation,
   observationState,
   type ObservationType,
@@ -77,6 +78,10 @@ export function memoryView(
     limit: DASHBOARD_ROWS,
   });
   const counts = memoryCounts(db);
+  const agents = sessionAgents(
+    db,
+    result.hits.flatMap((hit) => hit.sessionId ?? []),
+  );
   return {
     request: request.request,
     query: request.query,
@@ -87,7 +92,9 @@ export function memoryView(
       type: hit.type,
       text: oneLineClip(hit.text, ROW_CHARS),
       at: hit.at,
+      agent: (hit.sessionId !== null && agents.get(hit.sessionId)) || null,
     })),
+    agents: new Set(agents.values()).size,
     more: result.more,
     total: counts.total,
     byType: counts.byType,

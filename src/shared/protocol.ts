@@ -266,6 +266,8 @@ export interface MemoryRowView {
   /** One line, cut for the list; the full text opens in an editor. */
   text: string;
   at: number;
+  /** The agent of the session it came from (`claude-code`, `codex`...); null for saves outside a session. */
+  agent: string | null;
 }
 
 /** The answer to a `memorySearch`: latest (empty query) or best matching observations, and counts by type. */
@@ -275,6 +277,8 @@ export interface MemoryView {
   query: string;
   types: string[];
   rows: MemoryRowView[];
+  /** How many agents the rows came from: with more than one, each row names its agent. */
+  agents: number;
   more: boolean;
   total: number;
   byType: Record<string, number>;

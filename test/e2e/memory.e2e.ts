@@ -272,10 +272,12 @@ describe('project memory in a real VS Code', () => {
     await workbench.runCommand('Context Deck: Add Memory Server to an Agent…');
     const agents = page.locator('.quick-input-widget .monaco-list-row');
     await agents.first().waitFor({ timeout: 15_000 });
+    // Each row is the agent's name, then the file the server is added to.
+    const rows = await agents.allInnerTexts();
     assert.deepEqual(
-      (await agents.allInnerTexts()).map((text) => text.split('\n')[0]),
+      rows.map((text) => ['Claude Code', 'Codex CLI', 'opencode'].find((name) => text.startsWith(name))),
       ['Claude Code', 'Codex CLI', 'opencode'],
-      "VS Code's agent has the server from the extension itself",
+      `VS Code's agent has the server from the extension itself: ${rows.join(' | ')}`,
     );
     await agents.filter({ hasText: 'Claude Code' }).click();
     const dialog = page.locator('.monaco-dialog-box');

@@ -11,6 +11,7 @@ import { codexAdapter } from '../../src/engine/agents/codex';
 import { opencodeAdapter } from '../../src/engine/agents/opencode';
 import { loadSqlJs } from '../../src/engine/storage/sqlJs';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { sessionAgents } from '../../src/engine/project/sessions';
 import { discoverFromUse, rankTools } from '../../src/engine/registry';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
 import { SessionFileGauge } from '../../src/engine/transcripts/sessionFileGauge';
@@ -104,8 +105,13 @@ describe("VS Code's agent", () => {
         texts.some((text) => /^(Modified|Created) /.test(text)),
         texts.join('\n'),
       );
-      const session = engine.db.get('SELECT agent, model FROM sessions');
+      const session = engine.db.get('SELECT id, agent FROM sessions');
       assert.equal(session?.agent, 'vscode');
+      // The dashboard's memory rows name the agent of their session.
+      assert.deepEqual(
+        [...sessionAgents(engine.db, [String(session?.id), 'unknown'])],
+        [[session?.id, 'vscode']],
+      );
     } finally {
       await engine.close();
     }

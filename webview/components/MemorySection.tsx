@@ -1,3 +1,4 @@
+import { agentName } from '../../src/shared/agents';
 import { useEffect, useRef } from 'preact/hooks';
 import { MEMORY_TYPES, type MemoryType, memoryTypeIcon } from '../../src/shared/memory';
 import type { MemoryRowView } from '../../src/shared/protocol';
@@ -130,7 +131,13 @@ export function MemorySection({ projectId }: { projectId: string }) {
                   data-testid="memory-list"
                 >
                   {view.rows.map((row) => (
-                    <MemoryRow key={row.id} projectId={projectId} row={row} now={now} />
+                    <MemoryRow
+                      key={row.id}
+                      projectId={projectId}
+                      row={row}
+                      now={now}
+                      showAgent={view.agents > 1}
+                    />
                   ))}
                 </ul>
               )}
@@ -151,7 +158,18 @@ export function MemorySection({ projectId }: { projectId: string }) {
   );
 }
 
-function MemoryRow({ projectId, row, now }: { projectId: string; row: MemoryRowView; now: number }) {
+function MemoryRow({
+  projectId,
+  row,
+  now,
+  showAgent,
+}: {
+  projectId: string;
+  row: MemoryRowView;
+  now: number;
+  showAgent: boolean;
+}) {
+  const agent = row.agent === null ? null : agentName(row.agent);
   return (
     <li class="memory-row">
       <button
@@ -160,7 +178,7 @@ function MemoryRow({ projectId, row, now }: { projectId: string; row: MemoryRowV
         data-testid="memory-row"
         data-id={row.shortId}
         data-type={row.type}
-        title={`${row.type} · ${row.shortId} · ${new Date(row.at).toLocaleString()}: open the full observation`}
+        title={`${row.type} · ${row.shortId}${agent ? ` · ${agent}` : ''} · ${new Date(row.at).toLocaleString()}: open the full observation`}
         onClick={() => post({ type: 'openObservation', projectId, id: row.id })}
       >
         <i
@@ -172,6 +190,7 @@ function MemoryRow({ projectId, row, now }: { projectId: string; row: MemoryRowV
           <Breakable text={row.text} />
         </span>
         <time class="memory-time muted" dateTime={new Date(row.at).toISOString()}>
+          {showAgent && agent && <span data-testid="memory-agent">{agent} · </span>}
           {relativeTime(row.at, now)}
         </time>
       </button>

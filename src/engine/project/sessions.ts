@@ -41,3 +41,16 @@ export function latestModel(db: Store): string | undefined {
 export function sessionCount(db: Store): number {
   return db.number('SELECT count(*) FROM sessions');
 }
+
+/** The agent of each of `sessionIds` that has a session row. */
+export function sessionAgents(db: Store, sessionIds: readonly string[]): Map<string, string> {
+  if (sessionIds.length === 0) return new Map();
+  return new Map(
+    db
+      .all(
+        'SELECT id, agent FROM sessions WHERE id IN (SELECT value FROM json_each(?)) AND agent IS NOT NULL',
+        [JSON.stringify([...new Set(sessionIds)])],
+      )
+      .map((row) => [String(row.id), String(row.agent)]),
+  );
+}

@@ -1,31 +1,53 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ContextGauge, findActiveTranscript, type GaugeReading } from '../engine';
+import { type AgentId, findActiveSession, type GaugeReading, sessionGauge, sessionOfFile } from '../engine';
 import { type IntegerRange, type ParsedArgs, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
+import { openProject } from './projectSession';
+import { agentName } from '../shared/agents';
 
 /** --window in tokens: today's windows are 200k and 1M; the top leaves room for far larger ones. */
 const WINDOW_TOKENS: IntegerRange = { min: 1, max: 100_000_000 };
 
-/** The gauge of --transcript, or of the project's active session: shared by `gauge` and `prune`. */
-export async function readActiveSession(args: ParsedArgs, context: CliContext): Promise<GaugeReading> {
+/**
+ * The gauge of --transcript (any agent's session file, told by its content), or of the project's active
+ * session, whichever agent's it is: shared by `gauge`, `breakdown` and `prune`.
+ */
+export async function readActiveSession(
+  args: ParsedArgs,
+  context: CliContext,
+): Promise<GaugeReading & { agent: AgentId }> {
   // Bad usage is reported before anything is looked up.
   const window = numberFlag(args, 'window', WINDOW_TOKENS);
   const named = stringFlag(args, 'transcript');
-  const transcript = named
-    ? path.resolve(named)
-    : findActiveTranscript(context.project, stringFlag(args, 'claude-dir'));
-  if (!transcript) throw new Error(`no Claude Code transcript found for ${path.resolve(context.project)}`);
-  if (!fs.existsSync(transcript)) throw new Error(`transcript not found: ${transcript}`);
-  const gauge = new ContextGauge(transcript, { window });
+  let active;
+  if (named) {
+    const file = path.resolve(named);
+    if (!fs.existsSync(file)) throw new Error(`transcript not found: ${file}`);
+    active = sessionOfFile(file);
+  } else {
+    // The sessions the hooks recorded say which agent is working; the database is only read.
+    const engine = await openProject(context, 'reader', 'context-deck gauge (CLI)', true);
+    try {
+      active = findActiveSession(engine.db, engine.identity.mainRoot, {
+        claudeDir: stringFlag(args, 'claude-dir'),
+      });
+    } finally {
+      await engine.close();
+    }
+  }
+  if (!active) throw new Error(`no session file of any agent found for ${path.resolve(context.project)}`);
+  const gauge = sessionGauge(active, { window });
+  if (!gauge)
+    throw new Error(`${active.file}: this agent's session files do not say how full the context is`);
   await gauge.refresh();
-  return gauge.reading();
+  return { ...gauge.reading(), agent: gauge.agent };
 }
 
 export const gaugeCommand: CliCommand = {
   name: 'gauge',
   usage: 'gauge [--json] [--transcript FILE] [--window N] [--claude-dir DIR]',
-  summary: "How full the context window of the project's active Claude Code session is",
+  summary: "How full the context window of the project's active session is, whichever agent's",
   flags: { withValue: ['transcript', 'window', 'claude-dir'], boolean: ['json'] },
   async run(args, context) {
     const reading = await readActiveSession(args, context);
@@ -43,7 +65,7 @@ export const gaugeCommand: CliCommand = {
         : '';
       context.stdout(
         `ctx ${reading.percent}% (${reading.tokens.toLocaleString('en-US')} / ${reading.window.toLocaleString('en-US')} tokens` +
-          `${reading.model ? `, ${reading.model}` : ''}${compacted}) session ${reading.sessionId ?? '?'}`,
+          `${reading.model ? `, ${reading.model}` : ''}${compacted}) ${agentName(reading.agent)} session ${reading.sessionId ?? '?'}`,
       );
     }
     return 0;

@@ -106,6 +106,14 @@ export {
   toolResultText,
   type TranscriptImportResult,
 } from './transcripts';
+export {
+  type ActiveSession,
+  findActiveSession,
+  newestStore,
+  type SessionGauge,
+  sessionGauge,
+  sessionOfFile,
+} from './transcripts/activeSession';
 export { findAgentSessionFiles } from './transcripts/agentSessionImport';
 export { SessionFileGauge, sessionFileStamp } from './transcripts/sessionFileGauge';
 export { candidateTranscripts, claudeConfigDirs } from './transcripts/transcriptFiles';

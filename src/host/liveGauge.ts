@@ -1,19 +1,17 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import {
-  adapterOf,
-  AGENT_ADAPTERS,
+  type ActiveSession,
   type AgentId,
   type ContextBreakdown,
-  ContextGauge,
-  expandTilde,
-  findActiveTranscript,
+  findActiveSession,
   type GaugeReading,
-  latestMeasurableSession,
   latestModel,
+  newestStore,
   type ProjectEngine,
-  SessionFileGauge,
+  type SessionGauge,
   sessionFileStamp,
+  sessionGauge,
   usageLevel,
 } from '../engine';
 import type { BreakdownView, GaugeView } from '../shared/protocol';
@@ -47,34 +45,6 @@ const POLL_MS = 1000;
 /** Trend points sent to the dashboard. */
 const TREND_POINTS = 60;
 
-function mtimeOf(file: string): number {
-  try {
-    return fs.statSync(file).mtimeMs;
-  } catch {
-    return -1;
-  }
-}
-
-/** A gauge of a Claude Code transcript, or of another agent's session file: the same surface. */
-type SessionGauge = (ContextGauge | SessionFileGauge) & { agent: AgentId };
-
-/** The gauge for an agent's session file; undefined for agents whose files do not say how full the context is. */
-function gaugeFor(active: ActiveSession, projectRoot: string): SessionGauge | undefined {
-  const { agent, file, sessionId } = active;
-  if (agent === 'claude-code') return Object.assign(new ContextGauge(file, { projectRoot }), { agent });
-  const sessions = adapterOf(agent)?.sessions;
-  return (
-    sessions && Object.assign(new SessionFileGauge(file, sessions, { projectRoot, sessionId }), { agent })
-  );
-}
-
-interface ActiveSession {
-  agent: AgentId;
-  file: string;
-  /** The session the hooks last reported, for files that hold several. */
-  sessionId?: string;
-}
-
 /**
  * The live context gauge of one project: follows the newest session file of the project, whichever agent
  * writes it (a new one after `/clear` takes over), within a second of each change.
@@ -98,26 +68,10 @@ export class LiveGauge implements vscode.Disposable {
     void this.tick();
   }
 
-  /**
-   * The newest of: the session file the hooks last named (of an agent whose files carry usage), and the
-   * newest transcript in Claude Code's folder.
-   */
   private activeSession(): ActiveSession | undefined {
-    const candidates: ActiveSession[] = [];
-    const readable = AGENT_ADAPTERS.filter((adapter) => adapter.sessions).map((adapter) => adapter.id);
-    const latest = latestMeasurableSession(this.engine.db, readable);
-    if (latest) {
-      const file =
-        latest.transcriptPath !== undefined
-          ? expandTilde(latest.transcriptPath)
-          : this.sharedStore(latest.agent, latest.id);
-      if (file) candidates.push({ agent: latest.agent, file, sessionId: latest.id });
-    }
-    const found = findActiveTranscript(this.engine.identity.mainRoot);
-    if (found) candidates.push({ agent: 'claude-code', file: found });
-    return candidates
-      .filter((candidate) => mtimeOf(candidate.file) >= 0)
-      .sort((a, b) => mtimeOf(b.file) - mtimeOf(a.file))[0];
+    return findActiveSession(this.engine.db, this.engine.identity.mainRoot, {
+      sharedStore: (agent, sessionId) => this.sharedStore(agent, sessionId),
+    });
   }
 
   /**
@@ -126,7 +80,7 @@ export class LiveGauge implements vscode.Disposable {
    */
   private sharedStore(agent: AgentId, sessionId: string): string | undefined {
     if (this.storeLookup?.sessionId !== sessionId) {
-      const file = adapterOf(agent)?.sessions?.find(this.engine.identity.mainRoot, process.env).at(-1);
+      const file = newestStore(agent, this.engine.identity.mainRoot);
       this.storeLookup = { sessionId, file };
     }
     return this.storeLookup.file;
@@ -166,7 +120,7 @@ export class LiveGauge implements vscode.Disposable {
     this.watcher = undefined;
     this.lastStamp = undefined;
     this.sessionId = active?.sessionId;
-    this.gauge = active && gaugeFor(active, this.engine.identity.mainRoot);
+    this.gauge = active && sessionGauge(active, { projectRoot: this.engine.identity.mainRoot });
     const transcript = this.gauge?.transcript;
     if (transcript) {
       this.log.info(`context gauge follows ${transcript}`);

@@ -299,7 +299,7 @@ describe('context-deck gauge', () => {
     const none = await cli('gauge', '--json', '--project', ws.project, '--claude-dir', claudeDir);
     assert.equal(none.code, 1);
     assert.equal(none.stderr.split('\n').length, 1);
-    assert.match(none.stderr, /no Claude Code transcript found/);
+    assert.match(none.stderr, /no session file of any agent found/);
 
     const folder = path.join(claudeDir, 'projects', encodeProjectDir(ws.project));
     fs.mkdirSync(folder, { recursive: true });
@@ -308,5 +308,19 @@ describe('context-deck gauge', () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^ctx 72% \(144,000 \/ 200,000 tokens/);
     assert.equal((await cli('gauge', '--window', 'big', '--project', ws.project)).code, 2);
+  });
+
+  test("another agent's session file is read by its own reader, named by its content", async () => {
+    const rollout = path.join(
+      FIXTURES_DIR,
+      'codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl',
+    );
+    const json = await cli('gauge', '--json', '--transcript', rollout, '--project', ws.project);
+    assert.equal(json.code, 0, json.stderr);
+    const reading = JSON.parse(json.stdout) as { agent: string; window: number; tokens: number };
+    assert.deepEqual([reading.agent, reading.window], ['codex', 258_400]);
+    assert.ok(reading.tokens > 0);
+    const text = await cli('gauge', '--transcript', rollout, '--project', ws.project);
+    assert.match(text.stdout, /^ctx \d+(\.\d)?% \([\d,]+ \/ 258,400 tokens.*\) Codex CLI session 019e1625/);
   });
 });

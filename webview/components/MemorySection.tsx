@@ -185,12 +185,14 @@ function MemoryRow({
           class={`codicon codicon-${memoryTypeIcon(row.type)} memory-icon type-${row.type}`}
           aria-hidden="true"
         />
-        <span class="visually-hidden">{row.type}: </span>
+        <span class="visually-hidden">
+          {row.type}
+          {showAgent && agent ? ` from ${agent}` : ''}:{' '}
+        </span>
         <span class="memory-text">
           <Breakable text={row.text} />
         </span>
         <time class="memory-time muted" dateTime={new Date(row.at).toISOString()}>
-          {showAgent && agent && <span data-testid="memory-agent">{agent} · </span>}
           {relativeTime(row.at, now)}
         </time>
       </button>

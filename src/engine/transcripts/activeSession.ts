@@ -1,0 +1,93 @@
+/**
+ * Which session's context to show: the newest session file of the project, whichever agent writes it. The
+ * live gauge in the host and `context-deck gauge` both follow it.
+ */
+import * as fs from 'node:fs';
+import { AGENT_ADAPTERS, adapterOf } from '../agents';
+import type { AgentId } from '../agents/types';
+import { expandTilde } from '../project/paths';
+import { latestMeasurableSession } from '../project/sessions';
+import type { Store } from '../storage/store';
+import { recogniseSessionFile } from './agentSessionImport';
+import { ContextGauge, type ContextGaugeOptions } from './contextGauge';
+import { SessionFileGauge } from './sessionFileGauge';
+import { findActiveTranscript } from './transcriptFiles';
+
+export interface ActiveSession {
+  agent: AgentId;
+  file: string;
+  /** The session the hooks last reported, for files that hold several (opencode's database). */
+  sessionId?: string;
+}
+
+/** A gauge of a Claude Code transcript, or of another agent's session file: the same surface. */
+export type SessionGauge = (ContextGauge | SessionFileGauge) & { agent: AgentId };
+
+function mtimeOf(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+export interface ActiveSessionOptions {
+  /** Claude Code's config folder (default: `CLAUDE_CONFIG_DIR`, else `~/.claude`). */
+  claudeDir?: string;
+  /**
+   * The file of an agent that keeps every session in one store and names none in its events (opencode):
+   * by default its newest store; callers that look often pass a cached lookup.
+   */
+  sharedStore?: (agent: AgentId, sessionId: string) => string | undefined;
+}
+
+/** The newest store of an agent that names no session file in its events. */
+export function newestStore(agent: AgentId, projectRoot: string): string | undefined {
+  return adapterOf(agent)?.sessions?.find(projectRoot, process.env).at(-1);
+}
+
+/**
+ * The newest of: the session file the hooks last named (of an agent whose files carry usage), and the
+ * newest transcript in Claude Code's folder. `db` is the project's database, when one is open.
+ */
+export function findActiveSession(
+  db: Store | undefined,
+  projectRoot: string,
+  options: ActiveSessionOptions = {},
+): ActiveSession | undefined {
+  const candidates: ActiveSession[] = [];
+  const readable = AGENT_ADAPTERS.filter((adapter) => adapter.sessions).map((adapter) => adapter.id);
+  const latest = db && latestMeasurableSession(db, readable);
+  if (latest) {
+    const store = options.sharedStore ?? ((agent: AgentId) => newestStore(agent, projectRoot));
+    const file =
+      latest.transcriptPath !== undefined
+        ? expandTilde(latest.transcriptPath)
+        : store(latest.agent, latest.id);
+    if (file) candidates.push({ agent: latest.agent, file, sessionId: latest.id });
+  }
+  const found = findActiveTranscript(projectRoot, options.claudeDir);
+  if (found) candidates.push({ agent: 'claude-code', file: found });
+  return candidates
+    .filter((candidate) => mtimeOf(candidate.file) >= 0)
+    .sort((a, b) => mtimeOf(b.file) - mtimeOf(a.file))[0];
+}
+
+/** A session file named by path: another agent's format when its content says so, else Claude Code's. */
+export function sessionOfFile(file: string): ActiveSession {
+  const recognised = recogniseSessionFile(file);
+  return { agent: recognised?.adapter.id ?? 'claude-code', file };
+}
+
+/** The gauge for a session; undefined for agents whose files do not say how full the context is. */
+export function sessionGauge(
+  active: ActiveSession,
+  options: Pick<ContextGaugeOptions, 'projectRoot' | 'window'> = {},
+): SessionGauge | undefined {
+  const { agent, file, sessionId } = active;
+  if (agent === 'claude-code') return Object.assign(new ContextGauge(file, options), { agent });
+  const sessions = adapterOf(agent)?.sessions;
+  return (
+    sessions && Object.assign(new SessionFileGauge(file, sessions, { ...options, sessionId }), { agent })
+  );
+}

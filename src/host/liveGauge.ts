@@ -57,6 +57,8 @@ export class LiveGauge implements vscode.Disposable {
   private timer: NodeJS.Timeout;
   /** The session file's size and time when last read (undefined: not read yet). */
   private lastStamp: string | undefined;
+  /** The followed file has been read once: until then there is no reading to show (not an empty one). */
+  private read = false;
   private disposed = false;
 
   constructor(
@@ -109,7 +111,11 @@ export class LiveGauge implements vscode.Disposable {
       const stamp = sessionFileStamp(this.gauge.transcript)?.key;
       if (stamp === undefined || stamp === this.lastStamp) return;
       this.lastStamp = stamp;
-      if (await this.gauge.refresh()) this.notify();
+      const gauge = this.gauge;
+      const changed = await gauge.refresh();
+      if (gauge !== this.gauge) return;
+      this.read = true;
+      if (changed) this.notify();
     } catch (error) {
       this.log.warn(`context gauge: ${shortMessage(error)}`);
     }
@@ -119,6 +125,7 @@ export class LiveGauge implements vscode.Disposable {
     this.watcher?.close();
     this.watcher = undefined;
     this.lastStamp = undefined;
+    this.read = false;
     this.sessionId = active?.sessionId;
     this.gauge = active && sessionGauge(active, { projectRoot: this.engine.identity.mainRoot });
     const transcript = this.gauge?.transcript;
@@ -136,11 +143,11 @@ export class LiveGauge implements vscode.Disposable {
 
   /** The full reading (with the context items), once the transcript has been read. */
   reading(): GaugeReading | null {
-    return this.gauge && this.lastStamp !== undefined ? this.gauge.reading() : null;
+    return this.gauge && this.read ? this.gauge.reading() : null;
   }
 
   view(): GaugeView | null {
-    if (!this.gauge || this.lastStamp === undefined) return null;
+    if (!this.gauge || !this.read) return null;
     const reading = this.gauge.reading();
     const trend = reading.trend.slice(-TREND_POINTS);
     return {

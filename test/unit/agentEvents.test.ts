@@ -254,3 +254,29 @@ describe('opencode', () => {
     assert.equal(reading.model, 'fake-model');
   });
 });
+
+describe("VS Code's agent transcript", () => {
+  test('its transcript imports the session; calls the hooks also recorded are counted once', async () => {
+    const transcript = path.join(ws.home, 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d.jsonl');
+    fs.copyFileSync(path.join(FIXTURES_DIR, 'vscode/transcripts/hooks-session.jsonl'), transcript);
+    // The hooks recorded one of its calls first, with the id suffix VS Code adds for hooks.
+    const hooked = {
+      ...fixture('vscode/local/PostToolUse.read_file.json'),
+      session_id: 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+      tool_use_id: 'call_read_1__vscode-1774706567925',
+      cwd: ws.project,
+    };
+    assert.equal((await runRecorder(ws.home, hooked)).code, 0);
+    const engine = await openEngine();
+    try {
+      await engine.ingest();
+      const imported = await importTranscripts(engine, { paths: [transcript] });
+      assert.equal(imported.files, 1, 'recognised as a VS Code transcript by its content');
+      assert.deepEqual([imported.prompts, imported.toolCalls, imported.failures], [2, 4, 1]);
+      assert.equal(engine.counts().toolCalls, 5, 'the call both recorded is one call');
+      assert.equal(engine.db.get('SELECT agent FROM sessions')?.agent, 'vscode');
+    } finally {
+      await engine.close();
+    }
+  });
+});

@@ -86,7 +86,7 @@ describe('VS Code agent payloads: the current snake_case shape (fixtures built f
     assert.deepEqual(event.tool, {
       name: 'replace_string_in_file',
       kind: 'edit',
-      useId: 'toolu_01Kq8ZzXb2m4YdTn7cVw3PaR__vscode-1774706539104',
+      useId: 'toolu_01Kq8ZzXb2m4YdTn7cVw3PaR',
       input: {
         path: `${CWD}/src/cart.ts`,
         edits: [{ before: '  return subtotal;\n}', after: '  return subtotal - discount;\n}' }],

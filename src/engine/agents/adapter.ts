@@ -72,6 +72,11 @@ export type SessionItem =
 
 /** Finds and reads the agent's session files. */
 export interface SessionFiles {
+  /**
+   * Whether the files say how full the context is (token usage per turn): the live gauge follows only
+   * those agents' sessions.
+   */
+  measuresContext: boolean;
   /** Session files under the agent's data folders that may belong to `projectRoot`, newest last. */
   find(projectRoot: string, env: NodeJS.ProcessEnv): string[];
   /** Whether a file's first lines (or bytes) are this agent's session format. */

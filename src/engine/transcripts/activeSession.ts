@@ -56,7 +56,9 @@ export function findActiveSession(
   options: ActiveSessionOptions = {},
 ): ActiveSession | undefined {
   const candidates: ActiveSession[] = [];
-  const readable = AGENT_ADAPTERS.filter((adapter) => adapter.sessions).map((adapter) => adapter.id);
+  const readable = AGENT_ADAPTERS.filter((adapter) => adapter.sessions?.measuresContext).map(
+    (adapter) => adapter.id,
+  );
   const latest = db && latestMeasurableSession(db, readable);
   if (latest) {
     const store = options.sharedStore ?? ((agent: AgentId) => newestStore(agent, projectRoot));
@@ -87,7 +89,6 @@ export function sessionGauge(
   const { agent, file, sessionId } = active;
   if (agent === 'claude-code') return Object.assign(new ContextGauge(file, options), { agent });
   const sessions = adapterOf(agent)?.sessions;
-  return (
-    sessions && Object.assign(new SessionFileGauge(file, sessions, { ...options, sessionId }), { agent })
-  );
+  if (!sessions?.measuresContext) return undefined;
+  return Object.assign(new SessionFileGauge(file, sessions, { ...options, sessionId }), { agent });
 }

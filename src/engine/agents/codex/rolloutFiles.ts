@@ -87,6 +87,7 @@ export function readRolloutFile(file: string): { items: SessionItem[]; skipped: 
 }
 
 export const codexSessions: SessionFiles = {
+  measuresContext: true,
   find: findRollouts,
   recognise: recogniseRolloutHead,
   read: (file) => Promise.resolve(readRolloutFile(file)),

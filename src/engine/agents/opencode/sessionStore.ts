@@ -415,6 +415,7 @@ export async function readOpencodeStore(file: string, options: ReadOptions = {})
 }
 
 export const opencodeSessions: SessionFiles = {
+  measuresContext: true,
   find: findSessionFiles,
   recognise: (head) =>
     head.startsWith('SQLite format 3') || (/^\s*\{/.test(head) && /"id"\s*:\s*"ses_/.test(head)),

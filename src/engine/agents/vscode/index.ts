@@ -6,12 +6,14 @@ import type { AgentAdapter } from '../adapter';
 import { vscodeHooks } from './hookFiles';
 import { vscodeMemoryServer } from './memoryServer';
 import { vscodePayloads } from './payload';
+import { vscodeSessions } from './transcript';
 
 export const vscodeAdapter: AgentAdapter = {
   id: 'vscode',
   displayName: 'VS Code agent',
   payloads: vscodePayloads,
   hooks: vscodeHooks,
+  sessions: vscodeSessions,
   memoryServer: vscodeMemoryServer,
 };
 

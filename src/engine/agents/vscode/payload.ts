@@ -189,7 +189,9 @@ function toolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined 
     kind: vscodeToolKind(name),
     input: vscodeToolInput(name, record(payload.tool_input)),
   };
-  const useId = stringField(payload, 'tool_use_id');
+  // VS Code suffixes the model's call id (`__vscode-<n>`); its transcript keeps the model's id alone, so a
+  // call the hooks recorded and the transcript repeats is one call.
+  const useId = stringField(payload, 'tool_use_id')?.replace(/__vscode-\d+$/, '');
   if (useId !== undefined) call.useId = useId;
   if (kind === 'tool-end') call.outcome = vscodeToolOutcome(payload.tool_response);
   return call;

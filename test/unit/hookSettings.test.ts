@@ -15,7 +15,7 @@ import {
   recorderCommand,
 } from '../../src/engine/agents/claudeCode/hookSettings';
 import { SettingsParseError, parseJsonc } from '../../src/engine/agents/jsoncEdit';
-import { claudeServerEntry, planServerInstall } from '../../src/engine/agents/mcpServerConfig';
+import { claudeMemoryServer } from '../../src/engine/agents/claudeCode/memoryServer';
 import { FIXTURES_DIR } from '../support/events';
 
 const COMMAND = recorderCommand('local', { node: '/usr/local/bin/node' }, '/home/dev/.context-deck');
@@ -198,8 +198,12 @@ describe('Claude Code hook settings', () => {
       const { after } = planHookInstall('s', before, PORTABLE_RECORDER_COMMAND);
       assert.equal(after, claudeStyle(after));
     }
-    const entry = claudeServerEntry({ command: 'node', args: ['mcp.js'], env: {} });
-    const mcp = planServerInstall('.mcp.json', undefined, entry).after;
+    const mcp = claudeMemoryServer.planAdd('.mcp.json', undefined, {
+      command: 'node',
+      args: ['mcp.js'],
+      env: {},
+    }).after;
+    assert.ok(mcp);
     assert.equal(mcp, claudeStyle(mcp));
   });
 

@@ -4,17 +4,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
+import { claudeMemoryServer } from '../../src/engine/agents/claudeCode/memoryServer';
 import {
   claudeServerEntry,
   installServer,
-  planServerInstall,
-  planServerUninstall,
   serverLaunch,
   stableServerPath,
 } from '../../src/engine/agents/mcpServerConfig';
 
 const FILE = '/p/.mcp.json';
 const entry = { command: '/usr/bin/node', args: ['/h/bin/mcp.js', '--project', '/p', '--home', '/h'] };
+const launch = { ...entry, env: {} };
 
 describe('memory MCP server for Claude Code', () => {
   test('the launch runs the script for the project and home', () => {
@@ -28,24 +28,33 @@ describe('memory MCP server for Claude Code', () => {
 
   test('adding keeps comments and other servers, and removing restores the file byte for byte', () => {
     const before = '{\n  // team servers\n  "mcpServers": {\n    "github": { "command": "npx" }\n  }\n}\n';
-    const plan = planServerInstall(FILE, before, entry);
+    const plan = claudeMemoryServer.planAdd(FILE, before, launch);
     assert.equal(plan.changes.length, 1);
     assert.match(plan.changes[0], /^add the MCP server "context-deck"/);
-    assert.ok(plan.after.includes('// team servers'));
-    const parsed = JSON.parse(plan.after.replace(/\/\/.*$/m, '')) as { mcpServers: Record<string, unknown> };
+    const after = plan.after ?? '';
+    assert.ok(after.includes('// team servers'));
+    const parsed = JSON.parse(after.replace(/\/\/.*$/m, '')) as { mcpServers: Record<string, unknown> };
     assert.deepEqual(parsed.mcpServers['context-deck'], entry);
     assert.ok(parsed.mcpServers.github);
-    assert.deepEqual(planServerInstall(FILE, plan.after, entry).changes, [], 'already there: nothing to do');
-    assert.match(planServerInstall(FILE, plan.after, { ...entry, command: 'node' }).changes[0], /^update/);
-    const removal = planServerUninstall(FILE, plan.after);
+    assert.deepEqual(
+      claudeMemoryServer.planAdd(FILE, after, launch).changes,
+      [],
+      'already there: nothing to do',
+    );
+    assert.match(
+      claudeMemoryServer.planAdd(FILE, after, { ...launch, command: 'node' }).changes[0],
+      /^update/,
+    );
+    const removal = claudeMemoryServer.planRemove(FILE, after);
     assert.equal(removal.after, before);
-    assert.deepEqual(planServerUninstall(FILE, before).changes, []);
+    assert.deepEqual(claudeMemoryServer.planRemove(FILE, before).changes, []);
   });
 
   test('a missing file is created with just our server', () => {
-    const plan = planServerInstall(FILE, undefined, entry);
-    assert.deepEqual(JSON.parse(plan.after), { mcpServers: { 'context-deck': entry } });
-    assert.deepEqual(planServerUninstall(FILE, undefined).changes, []);
+    const plan = claudeMemoryServer.planAdd(FILE, undefined, launch);
+    assert.deepEqual(JSON.parse(plan.after ?? ''), { mcpServers: { 'context-deck': entry } });
+    assert.equal(claudeMemoryServer.planRemove(FILE, plan.after).after, undefined, 'removed again');
+    assert.deepEqual(claudeMemoryServer.planRemove(FILE, undefined).changes, []);
   });
 
   test('the stable copy holds the server and its wasm, rewritten only when they changed', () => {

@@ -5,12 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HookPlan } from './claudeCode/hookSettings';
-import { JsoncDocument } from './jsoncEdit';
 import { recorderRuntime } from './recorderInstall';
 
-/** The server's name in `.mcp.json`; Claude Code shows its tools as `mcp__context-deck__<tool>`. */
-export const CLAUDE_SERVER_NAME = 'context-deck';
 const SERVER_FILES = ['mcp.js', 'sql-wasm.wasm'];
 
 /** How a server process is started: an absolute runtime, its arguments and extra environment. */
@@ -71,51 +67,5 @@ export function claudeServerEntry(launch: ServerLaunch): ClaudeServerEntry {
     command: launch.command,
     args: launch.args,
     ...(Object.keys(launch.env).length > 0 ? { env: launch.env } : {}),
-  };
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** The minimal edit of `<root>/.mcp.json` that adds (or updates) our server entry. */
-export function planServerInstall(
-  file: string,
-  before: string | undefined,
-  entry: ClaudeServerEntry,
-): HookPlan {
-  const document = new JsoncDocument(before, file);
-  const value = document.value as { mcpServers?: Record<string, unknown> } | null;
-  const existing = value?.mcpServers?.[CLAUDE_SERVER_NAME];
-  if (sameJson(existing, entry)) return { file, before, after: before ?? '', changes: [] };
-  document.set(['mcpServers', CLAUDE_SERVER_NAME], entry);
-  const commandLine = [
-    ...Object.entries(entry.env ?? {}).map(([name, value]) => `${name}=${value}`),
-    entry.command,
-    ...entry.args,
-  ].join(' ');
-  return {
-    file,
-    before,
-    after: document.text,
-    changes: [
-      `${existing === undefined ? 'add' : 'update'} the MCP server "${CLAUDE_SERVER_NAME}" (mcpServers.${CLAUDE_SERVER_NAME}): ${commandLine}`,
-    ],
-  };
-}
-
-/** The minimal edit that removes our server entry, leaving everything else as it was. */
-export function planServerUninstall(file: string, before: string | undefined): HookPlan {
-  if (before === undefined || !before.trim()) return { file, before, after: before ?? '', changes: [] };
-  const document = new JsoncDocument(before, file);
-  const value = document.value as { mcpServers?: Record<string, unknown> } | null;
-  if (value?.mcpServers?.[CLAUDE_SERVER_NAME] === undefined)
-    return { file, before, after: before, changes: [] };
-  document.remove(['mcpServers', CLAUDE_SERVER_NAME]);
-  return {
-    file,
-    before,
-    after: document.text,
-    changes: [`remove the MCP server "${CLAUDE_SERVER_NAME}" (mcpServers.${CLAUDE_SERVER_NAME})`],
   };
 }

@@ -4,6 +4,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { type Json, findInGroups, groupsOf, hooksSection } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
 import { resolveHome } from '../../project/paths';
 import { findNodeOnPath, stableRecorderPath } from '../recorderInstall';
@@ -127,38 +128,9 @@ export interface HookPlan {
   changes: string[];
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function hooksSection(document: JsoncDocument): Json | undefined {
-  const root = document.value;
-  if (root === undefined) return undefined;
-  if (!isObject(root)) throw new Error(`${document.file} does not hold a JSON object`);
-  const hooks = root.hooks;
-  if (hooks !== undefined && !isObject(hooks))
-    throw new Error(`"hooks" in ${document.file} is not an object`);
-  return hooks;
-}
-
-function groupsOf(hooks: Json | undefined, event: string, file: string): Json[] {
-  const groups = hooks?.[event];
-  if (groups === undefined) return [];
-  if (!Array.isArray(groups)) throw new Error(`"hooks.${event}" in ${file} is not a list`);
-  return groups.map((group) => (isObject(group) ? group : {}));
-}
-
+/** Our entry, whatever runtime or home it was installed with. */
 function findRecorder(groups: Json[]): { group: number; hook: number; entry: Json } | undefined {
-  for (let group = 0; group < groups.length; group++) {
-    const hooks = Array.isArray(groups[group].hooks) ? (groups[group].hooks as unknown[]) : [];
-    for (let hook = 0; hook < hooks.length; hook++) {
-      const entry = hooks[hook];
-      if (isObject(entry) && isRecorderCommand(entry.command)) return { group, hook, entry };
-    }
-  }
-  return undefined;
+  return findInGroups(groups, (entry) => isRecorderCommand(entry.command));
 }
 
 function sameEntry(existing: Json, wanted: HookEntry): boolean {

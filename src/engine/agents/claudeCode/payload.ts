@@ -5,7 +5,8 @@
  */
 import { type EventPayload, stringField } from '../../log/eventLine';
 import type { PayloadReader } from '../adapter';
-import { type AgentEvent, type EventKind, type ToolCall, type ToolInput, type ToolOutcome } from '../types';
+import { readEnvelope } from '../hookEnvelope';
+import { type EventKind, type ToolCall, type ToolInput, type ToolOutcome } from '../types';
 import { claudeMcpServer, claudeToolKind } from './toolKinds';
 
 const EVENT_KINDS: Readonly<Record<string, EventKind>> = {
@@ -91,7 +92,7 @@ export function claudeToolOutcome(
   return outcome;
 }
 
-function toolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined {
+function claudeToolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined {
   const name = stringField(payload, 'tool_name');
   if (!name) return undefined;
   const call: ToolCall = {
@@ -114,50 +115,8 @@ function toolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined 
   return call;
 }
 
-/** A payload in Claude Code's shape, whichever agent sent it (Codex CLI shares it). */
-export function normaliseClaudeShaped(
-  payload: EventPayload,
-  agent: AgentEvent['agent'],
-): AgentEvent | undefined {
-  const name = stringField(payload, 'hook_event_name');
-  if (name === undefined) return undefined;
-  const kind = EVENT_KINDS[name] ?? 'other';
-  const event: AgentEvent = { agent, kind, name };
-  const set = <K extends keyof AgentEvent>(key: K, value: AgentEvent[K] | undefined) => {
-    if (value !== undefined) event[key] = value;
-  };
-  set('sessionId', stringField(payload, 'session_id'));
-  set('cwd', stringField(payload, 'cwd'));
-  set('transcriptPath', stringField(payload, 'transcript_path'));
-  set('model', stringField(payload, 'model'));
-  set('agentType', stringField(payload, 'agent_type'));
-  switch (kind) {
-    case 'session-start':
-      set('source', stringField(payload, 'source'));
-      break;
-    case 'session-end':
-      set('endReason', stringField(payload, 'reason'));
-      break;
-    case 'prompt':
-      set('prompt', stringField(payload, 'prompt'));
-      break;
-    case 'tool-start':
-    case 'tool-end':
-    case 'tool-failed':
-      set('tool', toolCall(payload, kind));
-      break;
-    case 'compact':
-      set('trigger', stringField(payload, 'trigger'));
-      set('instructions', stringField(payload, 'custom_instructions'));
-      break;
-    case 'subagent-stop':
-      set('message', stringField(payload, 'last_assistant_message'));
-      break;
-  }
-  return event;
-}
-
 export const claudePayloads: PayloadReader = {
   recognise: (payload) => (typeof payload.hook_event_name === 'string' ? 1 : 0),
-  normalise: (payload) => normaliseClaudeShaped(payload, 'claude-code'),
+  normalise: (payload) =>
+    readEnvelope(payload, { agent: 'claude-code', kinds: EVENT_KINDS, toolCall: claudeToolCall }),
 };

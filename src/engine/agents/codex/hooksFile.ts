@@ -9,6 +9,7 @@
  */
 import * as path from 'node:path';
 import { isRecorderCommand } from '../claudeCode/hookSettings';
+import { type Json, findInGroups, groupsOf, hooksSection, isObject } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
 import type { HookInstaller, SettingsPlan } from '../adapter';
 import { codexHome } from './paths';
@@ -62,29 +63,6 @@ export function codexHooksPath(
     : path.join(codexHome(env, userHome), 'hooks.json');
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function hooksSection(document: JsoncDocument): Json | undefined {
-  const root = document.value;
-  if (root === undefined) return undefined;
-  if (!isObject(root)) throw new Error(`${document.file} does not hold a JSON object`);
-  const hooks = root.hooks;
-  if (hooks !== undefined && !isObject(hooks))
-    throw new Error(`"hooks" in ${document.file} is not an object`);
-  return hooks;
-}
-
-function groupsOf(hooks: Json | undefined, event: string, file: string): Json[] {
-  const groups = hooks?.[event];
-  if (groups === undefined) return [];
-  if (!Array.isArray(groups)) throw new Error(`"hooks.${event}" in ${file} is not a list`);
-  return groups.map((group) => (isObject(group) ? group : {}));
-}
-
 function isOurs(entry: unknown, command?: string): entry is Json {
   return (
     isObject(entry) &&
@@ -96,14 +74,7 @@ function findRecorder(
   groups: Json[],
   command?: string,
 ): { group: number; hook: number; entry: Json } | undefined {
-  for (let group = 0; group < groups.length; group++) {
-    const hooks = Array.isArray(groups[group].hooks) ? (groups[group].hooks as unknown[]) : [];
-    for (let hook = 0; hook < hooks.length; hook++) {
-      const entry = hooks[hook];
-      if (isOurs(entry, command)) return { group, hook, entry };
-    }
-  }
-  return undefined;
+  return findInGroups(groups, (entry) => isOurs(entry, command));
 }
 
 function sameEntry(existing: Json, wanted: HookEntry): boolean {

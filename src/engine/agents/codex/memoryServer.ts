@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { SettingsParseError } from '../jsoncEdit';
 import type { MemoryServerInstaller, ServerLaunch, SettingsPlan } from '../adapter';
+import { commandLine } from '../jsonMemoryServer';
 
 // smol-toml ships its CommonJS build under `require` but one set of (ESM) types: take the types from there.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -264,14 +265,6 @@ function refuse(file: string, detail: string): Error {
   return new Error(
     `${file} declares ${KEY} in a form Context Deck does not edit (${detail}); it was left untouched`,
   );
-}
-
-/** The command line as one would type it, for the confirmation. */
-function commandLine(launch: ServerLaunch): string {
-  const words = [launch.command, ...launch.args].map((word) =>
-    /[\s"'\\]/.test(word) || word === '' ? JSON.stringify(word) : word,
-  );
-  return [...Object.entries(launch.env).map(([name, value]) => `${name}=${value}`), ...words].join(' ');
 }
 
 function where(file: string): string {

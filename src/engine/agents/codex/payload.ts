@@ -9,6 +9,7 @@
  */
 import { type EventPayload, recorderFields, stringField } from '../../log/eventLine';
 import type { PayloadReader } from '../adapter';
+import { readEnvelope } from '../hookEnvelope';
 import type { AgentEvent, EventKind, ToolCall } from '../types';
 import { codexToolCall, outcomeFromOutput, record } from './toolCalls';
 
@@ -64,45 +65,7 @@ function toolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined 
 
 /** The payload as a neutral event; undefined for a payload that names no hook event. Never throws. */
 export function normaliseCodexPayload(payload: EventPayload): AgentEvent | undefined {
-  const name = stringField(payload, 'hook_event_name');
-  if (name === undefined) return undefined;
-  let kind: EventKind = Object.hasOwn(EVENT_KINDS, name) ? EVENT_KINDS[name] : 'other';
-  const event: AgentEvent = { agent: 'codex', kind, name };
-  const set = <K extends keyof AgentEvent>(key: K, value: AgentEvent[K] | undefined) => {
-    if (value !== undefined) event[key] = value;
-  };
-  set('sessionId', stringField(payload, 'session_id'));
-  set('cwd', stringField(payload, 'cwd'));
-  set('transcriptPath', stringField(payload, 'transcript_path'));
-  set('model', stringField(payload, 'model'));
-  set('agentType', stringField(payload, 'agent_type'));
-  switch (kind) {
-    case 'session-start':
-      set('source', stringField(payload, 'source'));
-      break;
-    case 'session-end':
-      set('endReason', stringField(payload, 'reason'));
-      break;
-    case 'prompt':
-      set('prompt', stringField(payload, 'prompt'));
-      break;
-    case 'tool-start':
-    case 'tool-end': {
-      const call = toolCall(payload, kind);
-      set('tool', call);
-      // Codex has no PostToolUseFailure: a PostToolUse whose result says it failed is the failure.
-      if (call?.outcome?.failed) event.kind = kind = 'tool-failed';
-      break;
-    }
-    case 'compact':
-      set('trigger', stringField(payload, 'trigger'));
-      set('instructions', stringField(payload, 'custom_instructions'));
-      break;
-    case 'subagent-stop':
-      set('message', stringField(payload, 'last_assistant_message'));
-      break;
-  }
-  return event;
+  return readEnvelope(payload, { agent: 'codex', kinds: EVENT_KINDS, toolCall });
 }
 
 export const codexPayloads: PayloadReader = {

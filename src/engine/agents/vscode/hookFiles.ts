@@ -7,6 +7,7 @@
  * when someone else's hooks share it, takes out exactly our entries as minimal JSONC edits.
  */
 import * as path from 'node:path';
+import { type Json, hooksSection, isObject } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
 import { isRecorderCommand } from '../claudeCode/hookSettings';
 import type { HookInstaller, SettingsPlan } from '../adapter';
@@ -65,23 +66,12 @@ function hookEntry(event: VscodeRecordedEvent, command: string): HookEntry {
   return { type: 'command', command, timeout };
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function hooksSection(document: JsoncDocument): Json | undefined {
+/** The `hooks` object; a file with a numeric `version` is Copilot CLI's format, whose event names differ. */
+function vscodeHooksSection(document: JsoncDocument): Json | undefined {
   const root = document.value;
-  if (root === undefined) return undefined;
-  if (!isObject(root)) throw new Error(`${document.file} does not hold a JSON object`);
-  // A numeric `version` makes VS Code read the file as Copilot CLI's format, whose event names differ.
-  if (typeof root.version === 'number')
+  if (isObject(root) && typeof root.version === 'number')
     throw new Error(`${document.file} is in Copilot CLI's hook format ("version"); it was left untouched`);
-  const hooks = root.hooks;
-  if (hooks !== undefined && !isObject(hooks))
-    throw new Error(`"hooks" in ${document.file} is not an object`);
-  return hooks;
+  return hooksSection(document);
 }
 
 /** The event's entries; undefined when the event has no list yet. */
@@ -115,7 +105,7 @@ export function planVscodeConnect(file: string, before: string | undefined, comm
   const changes: string[] = [];
   for (const event of VSCODE_RECORDED_EVENTS) {
     const wanted = hookEntry(event, command);
-    const entries = entriesOf(hooksSection(document), event, file);
+    const entries = entriesOf(vscodeHooksSection(document), event, file);
     const index = entries ? entries.findIndex(isOurs) : -1;
     if (entries && index >= 0 && sameEntry(entries[index] as Json, wanted)) continue;
     if (index >= 0) {
@@ -138,7 +128,7 @@ export function planVscodeDisconnect(file: string, before: string | undefined): 
   const changes: string[] = [];
   for (const event of VSCODE_RECORDED_EVENTS) {
     for (;;) {
-      const entries = entriesOf(hooksSection(document), event, file);
+      const entries = entriesOf(vscodeHooksSection(document), event, file);
       const index = entries ? entries.findIndex(isOurs) : -1;
       if (!entries || index < 0) break;
       if (entries.length === 1) document.remove(['hooks', event]);
@@ -147,7 +137,7 @@ export function planVscodeDisconnect(file: string, before: string | undefined): 
     }
   }
   if (changes.length === 0) return { file, before, after: before, changes };
-  const hooks = hooksSection(document);
+  const hooks = vscodeHooksSection(document);
   if (hooks && Object.keys(hooks).length === 0) document.remove(['hooks']);
   const root = document.value;
   if (isObject(root) && Object.keys(root).length === 0) {
@@ -167,7 +157,7 @@ export function vscodeHookState(file: string, text: string | undefined): VscodeH
   const installed: VscodeRecordedEvent[] = [];
   try {
     if (!isBlank(text)) {
-      const hooks = hooksSection(new JsoncDocument(text, file));
+      const hooks = vscodeHooksSection(new JsoncDocument(text, file));
       for (const event of VSCODE_RECORDED_EVENTS)
         if (entriesOf(hooks, event, file)?.some(isOurs)) installed.push(event);
     }

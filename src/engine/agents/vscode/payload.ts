@@ -9,6 +9,7 @@
  */
 import { type EventPayload, stringField } from '../../log/eventLine';
 import type { PayloadReader } from '../adapter';
+import { readEnvelope } from '../hookEnvelope';
 import type { AgentEvent, EventKind, ToolCall, ToolInput, ToolOutcome } from '../types';
 import { isDistinctiveVscodeTool, isNotebookTool, vscodeToolKind } from './toolKinds';
 
@@ -203,38 +204,14 @@ function sessionSource(source: string | undefined): string | undefined {
 }
 
 export function normaliseVscodePayload(payload: EventPayload): AgentEvent | undefined {
-  const name = eventName(payload);
-  if (name === undefined) return undefined;
-  const kind = eventKind(name) ?? 'other';
-  const event: AgentEvent = { agent: 'vscode', kind, name };
-  const set = <K extends keyof AgentEvent>(key: K, value: AgentEvent[K] | undefined) => {
-    if (value !== undefined) event[key] = value;
-  };
-  set('sessionId', stringField(payload, 'session_id') ?? stringField(payload, 'sessionId'));
-  set('cwd', stringField(payload, 'cwd'));
-  set('transcriptPath', stringField(payload, 'transcript_path'));
-  set('model', stringField(payload, 'model'));
-  set('agentType', stringField(payload, 'agent_type'));
-  switch (kind) {
-    case 'session-start':
-      set('source', sessionSource(stringField(payload, 'source')));
-      break;
-    case 'session-end':
-      set('endReason', stringField(payload, 'reason'));
-      break;
-    case 'prompt':
-      set('prompt', stringField(payload, 'prompt'));
-      break;
-    case 'tool-start':
-    case 'tool-end':
-      set('tool', toolCall(payload, kind));
-      break;
-    case 'compact':
-      set('trigger', stringField(payload, 'trigger'));
-      set('instructions', stringField(payload, 'custom_instructions'));
-      break;
-  }
-  return event;
+  return readEnvelope(payload, {
+    agent: 'vscode',
+    kinds: EVENT_KINDS,
+    name: eventName,
+    sessionId: (p) => stringField(p, 'session_id') ?? stringField(p, 'sessionId'),
+    source: sessionSource,
+    toolCall,
+  });
 }
 
 export const vscodePayloads: PayloadReader = {

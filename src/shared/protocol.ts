@@ -172,7 +172,7 @@ export interface ProjectView {
   /** Null under 70% full, or without a live session. */
   advice: AdviceView | null;
   nextContext: NextContextView | null;
-  /** Claude Code transcripts on disk for this project, which Import History can read. */
+  /** Agents' session files on disk for this project (transcripts, rollouts...), which Import History can read. */
   transcriptFiles: number;
 }
 

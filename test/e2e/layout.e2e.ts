@@ -170,7 +170,7 @@ describe('a project whose history is imported from Claude Code, not yet connecte
     await empty
       .locator('h3', { hasText: 'History imported, not recording yet' })
       .waitFor({ timeout: 15_000 });
-    assert.match(await empty.innerText(), /\d+ sessions read from Claude Code's transcripts are below/);
+    assert.match(await empty.innerText(), /\d+ sessions read from your agents' session files are below/);
     assert.ok(Number(await frame.locator('[data-testid="count-sessions"]').innerText()) > 0);
     const memory = frame.locator('[data-testid="memory-section"] .section-count');
     await memory.waitFor({ timeout: 15_000 });

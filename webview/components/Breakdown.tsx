@@ -54,7 +54,7 @@ function Tokens({ tokens, measured }: { tokens: number; measured: boolean }) {
   );
 }
 
-/** The window as one bar of its categories, with where Claude Code compacts on its own. */
+/** The window as one bar of its categories, with where the agent compacts on its own. */
 function StackedBar({ breakdown, window }: { breakdown: BreakdownView; window: number }) {
   let x = 0;
   const marker = (1000 * breakdown.autocompactAt) / window;
@@ -132,20 +132,25 @@ export function Breakdown({
   projectId,
   breakdown,
   window,
+  agent,
 }: {
   projectId: string;
   breakdown: BreakdownView;
   window: number;
+  /** The agent whose session this is, by name. */
+  agent: string;
 }) {
   const [more, setMore] = useState(false);
   const shown = more ? breakdown.items : breakdown.items.slice(0, ITEMS_SHOWN);
   return (
     <div class="breakdown" data-testid="breakdown">
       <StackedBar breakdown={breakdown} window={window} />
-      <p class="muted breakdown-autocompact">
-        Claude Code compacts on its own at {formatTokens(breakdown.autocompactAt)} tokens
-        {breakdown.fromContextCommand && ' · categories from your last /context'}
-      </p>
+      {breakdown.autocompactAt < window && (
+        <p class="muted breakdown-autocompact">
+          {agent} compacts on its own at {formatTokens(breakdown.autocompactAt)} tokens
+          {breakdown.fromContextCommand && ' · categories from your last /context'}
+        </p>
+      )}
       <ul class="breakdown-legend" aria-label="What fills the context window">
         {breakdown.categories
           .filter((category) => category.tokens > 0)

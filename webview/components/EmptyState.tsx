@@ -8,7 +8,7 @@ interface Props {
   projectId: string;
   connection: ConnectionView;
   eventsDir: string;
-  /** Sessions read from Claude Code's own transcripts (Import History) before any hook has recorded one. */
+  /** Sessions read from the agents' own session files (Import History) before any hook has recorded one. */
   importedSessions: number;
 }
 
@@ -26,9 +26,9 @@ export function EmptyState({ projectId, connection, eventsDir, importedSessions 
       </h3>
       {importedSessions > 0 && (
         <p>
-          {formatCount(importedSessions)} {importedSessions === 1 ? 'session' : 'sessions'} read from Claude
-          Code's transcripts {importedSessions === 1 ? 'is' : 'are'} below. New sessions appear live once
-          Claude Code is connected.
+          {formatCount(importedSessions)} {importedSessions === 1 ? 'session' : 'sessions'} read from your
+          agents' session files {importedSessions === 1 ? 'is' : 'are'} below. New sessions appear live once
+          an agent is connected.
         </p>
       )}
       {connectedScope ? (

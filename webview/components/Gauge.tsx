@@ -59,7 +59,12 @@ export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeVie
         </p>
       )}
       {gauge.breakdown && (
-        <Breakdown projectId={projectId} breakdown={gauge.breakdown} window={gauge.window} />
+        <Breakdown
+          projectId={projectId}
+          breakdown={gauge.breakdown}
+          window={gauge.window}
+          agent={agentName(gauge.agent)}
+        />
       )}
       {gauge.trend.length > 1 && <Trend gauge={gauge} />}
       {note && (

@@ -97,8 +97,8 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
                 <i class="codicon codicon-history" aria-hidden="true" /> Import history
               </button>
               <span class="muted">
-                {formatCount(project.transcriptFiles)} Claude Code{' '}
-                {project.transcriptFiles === 1 ? 'transcript' : 'transcripts'} on disk
+                {formatCount(project.transcriptFiles)} session{' '}
+                {project.transcriptFiles === 1 ? 'file' : 'files'} of your agents on disk
               </span>
             </div>
           )}

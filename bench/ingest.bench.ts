@@ -25,7 +25,7 @@ const TABLES = [
 ] as const;
 
 /** A realistic mix: sessions of ~40 events, prompts, tool calls with small to medium outputs, 5% failures. */
-function writeEventLog(file: string, count: number, cwd: string): number {
+export function writeEventLog(file: string, count: number, cwd: string): number {
   const fd = fs.openSync(file, 'w');
   const tools = ['Read', 'Edit', 'Bash', 'Grep', 'Glob', 'Write', 'mcp__github__search_issues', 'Task'];
   let buffer = '';

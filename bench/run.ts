@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: speed figures side by side with native references, printed as tables and written to
- * bench/results.json. Options: --only <section>[,<section>], --sizes 10000,100000.
+ * bench/results.json. Options: --only <section>[,<section>], --sizes 10000,100000; footprint: --big, --quick.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchBreakdown } from './breakdown.bench';
+import { benchFootprint } from './footprint.bench';
 import { benchIngest } from './ingest.bench';
 import { benchMemory } from './memory.bench';
 import { benchRecorder } from './recorder.bench';
@@ -30,6 +31,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   breakdown: () => benchBreakdown(),
   registry: () => benchRegistry(),
   memory: () => benchMemory(),
+  footprint: () => benchFootprint(),
 };
 
 async function main(): Promise<void> {

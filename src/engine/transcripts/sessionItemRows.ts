@@ -8,18 +8,9 @@ import type { SessionItem } from '../agents/adapter';
 import type { AgentEvent, AgentId } from '../agents/types';
 import { type MemoryItem, analyseAgentEvent } from '../memory/eventMemory';
 import { ObservationWriter } from '../memory/observationWriter';
-import { redactText } from '../redact';
 import type { Store } from '../storage/store';
 import { observedNear } from './sharedActivity';
-import type { RowCounts } from './transcriptRows';
-
-/** The longest prompt or error text kept in a row, as for hook events (chunkParse.ts). */
-const MAX_TEXT = 8_000;
-
-function storedText(text: string): string {
-  const redacted = redactText(text).text;
-  return redacted.length > MAX_TEXT ? `${redacted.slice(0, MAX_TEXT)}…` : redacted;
-}
+import { type RowCounts, storedText, upsertImportedSession } from './transcriptRows';
 
 interface SessionFacts {
   first: number;
@@ -103,21 +94,8 @@ export function writeSessionItems(
     observations.flush();
   }
 
-  for (const [id, facts] of sessions) {
-    if (!store.get('SELECT 1 AS found FROM sessions WHERE id = ?', [id])) counts.sessions++;
-    store.run(
-      `INSERT INTO sessions (id, started_at, last_event_at, model, transcript_path, cwd, agent)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET
-         started_at = min(started_at, excluded.started_at),
-         last_event_at = max(last_event_at, excluded.last_event_at),
-         model = coalesce(excluded.model, model),
-         transcript_path = coalesce(transcript_path, excluded.transcript_path),
-         cwd = coalesce(cwd, excluded.cwd),
-         agent = coalesce(agent, excluded.agent)`,
-      [id, facts.first, facts.last, facts.model ?? null, file, facts.cwd ?? null, agent],
-    );
-  }
+  for (const [id, facts] of sessions)
+    if (upsertImportedSession(store, id, { ...facts, transcriptPath: file, agent })) counts.sessions++;
   return counts;
 }
 

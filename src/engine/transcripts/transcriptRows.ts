@@ -73,9 +73,49 @@ interface MemoryCandidate {
 const MAX_TEXT = 8_000;
 
 /** Stored as hook rows store it: redacted, then clipped, so that one prompt from both sources compares equal. */
-function storedText(text: string): string {
+export function storedText(text: string): string {
   const redacted = redactText(text).text;
   return redacted.length > MAX_TEXT ? `${redacted.slice(0, MAX_TEXT)}…` : redacted;
+}
+
+/**
+ * A session as an import read it: its span widened, what it did not know filled in. Returns whether the
+ * session is new to the database.
+ */
+export function upsertImportedSession(
+  store: Store,
+  id: string,
+  facts: {
+    first: number;
+    last: number;
+    model?: string;
+    transcriptPath?: string;
+    cwd?: string;
+    agent: string;
+  },
+): boolean {
+  const added = !store.get('SELECT 1 AS found FROM sessions WHERE id = ?', [id]);
+  store.run(
+    `INSERT INTO sessions (id, started_at, last_event_at, model, transcript_path, cwd, agent)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET
+       started_at = min(started_at, excluded.started_at),
+       last_event_at = max(last_event_at, excluded.last_event_at),
+       model = coalesce(excluded.model, model),
+       transcript_path = coalesce(transcript_path, excluded.transcript_path),
+       cwd = coalesce(cwd, excluded.cwd),
+       agent = coalesce(agent, excluded.agent)`,
+    [
+      id,
+      facts.first,
+      facts.last,
+      facts.model ?? null,
+      facts.transcriptPath ?? null,
+      facts.cwd ?? null,
+      facts.agent,
+    ],
+  );
+  return added;
 }
 
 /** Messages Claude Code writes itself (API errors, "no response requested") carry this model and no usage. */
@@ -225,21 +265,8 @@ export class TranscriptRowWriter {
     }
     this.writeMemory(recordedCalls);
 
-    for (const [id, facts] of this.sessions) {
-      if (!this.store.get('SELECT 1 AS found FROM sessions WHERE id = ?', [id])) counts.sessions++;
-      this.store.run(
-        `INSERT INTO sessions (id, started_at, last_event_at, model, transcript_path, cwd, agent)
-         VALUES (?, ?, ?, ?, ?, ?, 'claude-code')
-         ON CONFLICT(id) DO UPDATE SET
-           started_at = min(started_at, excluded.started_at),
-           last_event_at = max(last_event_at, excluded.last_event_at),
-           model = coalesce(excluded.model, model),
-           transcript_path = coalesce(transcript_path, excluded.transcript_path),
-           cwd = coalesce(cwd, excluded.cwd),
-           agent = coalesce(agent, excluded.agent)`,
-        [id, facts.first, facts.last, facts.model ?? null, facts.transcriptPath ?? null, facts.cwd ?? null],
-      );
-    }
+    for (const [id, facts] of this.sessions)
+      if (upsertImportedSession(this.store, id, { ...facts, agent: 'claude-code' })) counts.sessions++;
 
     this.calls = [];
     this.failedCalls = [];

@@ -1,6 +1,6 @@
 /**
- * Recorder wall time per call: `node hook.js` (built as `scripts/build.mjs --production` builds dist/hook.js)
- * fed one payload of each agent's shape on stdin - Claude Code, VS Code's agent, Codex CLI, opencode's
+ * Recorder wall time per call: `node hook.js` (built as `scripts/build.mjs --production` builds dist/hook.js
+ * and the recorder.js it runs from a code cache) fed one payload of each agent's shape on stdin - Claude Code, VS Code's agent, Codex CLI, opencode's
  * plugin - beside a bare `node -e 0` measured in the same rounds. Each round runs every command once, in an
  * order rotated from round to round, so that machine load affects all alike. VS Code's agent and Codex CLI
  * wait for each hook, so the user waits for this. Target: at most 15 ms more than bare node (medians).
@@ -8,7 +8,9 @@
  * Also measured: a SessionStart of VS Code's shape with and without a session-context file for the project
  * (with one, the recorder prints it), and the second copy of a VS Code event (VS Code runs the hook of each
  * hook file that names it; duplicates.ts lets the first copy record and the others skip). Each VS Code
- * payload gets a fresh `timestamp`, as VS Code stamps each event, so only the copy is a duplicate.
+ * payload gets a fresh `timestamp`, as VS Code stamps each event, so only the copy is a duplicate. And the
+ * first call after an install or a Node update, which compiles the recorder and writes its code cache: paid
+ * once, so it is reported beside the target rather than held to it.
  * Run alone with `node --import tsx bench/recorder.bench.ts`.
  */
 import { spawnSync } from 'node:child_process';
@@ -43,6 +45,8 @@ interface Shape {
   output: Output;
   /** Whether the call appends a line to the event log (a duplicate doesn't). */
   records: boolean;
+  /** Run with no code cache, as the first call after an install is (paid once: not held to the target). */
+  coldCache?: true;
 }
 
 function readJson(file: string): Payload {
@@ -55,6 +59,22 @@ function jsonLines(file: string): Payload[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Payload);
+}
+
+/** A Read as Claude Code reports it: the file's text in `tool_response.file.content`. */
+function readOf(file: string, cwd: string): Payload {
+  const content = fs.readFileSync(file, 'utf8');
+  const lines = content.split('\n').length;
+  return {
+    ...hookExample('PostToolUse'),
+    cwd,
+    tool_name: 'Read',
+    tool_input: { file_path: file },
+    tool_response: {
+      type: 'text',
+      file: { filePath: file, content, numLines: lines, startLine: 1, totalLines: lines },
+    },
+  };
 }
 
 interface Spawned {
@@ -71,22 +91,28 @@ function spawnTimed(args: string[], input: string, cwd: string, env: NodeJS.Proc
   return { ms, stdout: result.stdout.toString('utf8') };
 }
 
-/** The recorder bundle exactly as `node scripts/build.mjs --production` writes dist/hook.js. */
-async function buildRecorder(outfile: string): Promise<Array<[string, number]>> {
+/**
+ * The recorder exactly as `node scripts/build.mjs --production` writes it: dist/hook.js (the loader agents
+ * run) and dist/recorder.js beside it. Returns the recorder's largest modules.
+ */
+async function buildRecorder(dir: string): Promise<Array<[string, number]>> {
   const base = JSON.parse(
     fs.readFileSync(path.join(ROOT, 'scripts/esbuild.node.json'), 'utf8'),
   ) as esbuild.BuildOptions;
-  const result = await esbuild.build({
-    ...base,
-    entryPoints: ['src/hook/main.ts'],
-    outfile,
-    banner: { js: '#!/usr/bin/env node' },
-    minify: true,
-    sourcemap: false,
-    metafile: true,
-    logLevel: 'warning',
-    absWorkingDir: ROOT,
-  });
+  const build = (entry: string, outfile: string, banner?: string) =>
+    esbuild.build({
+      ...base,
+      entryPoints: [entry],
+      outfile: path.join(dir, outfile),
+      ...(banner ? { banner: { js: banner } } : {}),
+      minify: true,
+      sourcemap: false,
+      metafile: true,
+      logLevel: 'warning',
+      absWorkingDir: ROOT,
+    });
+  await build('src/hook/loader.ts', 'hook.js', '#!/usr/bin/env node');
+  const result = await build('src/hook/main.ts', 'recorder.js');
   const inputs = Object.values(result.metafile.outputs)[0]?.inputs ?? {};
   return Object.entries(inputs)
     .map(([file, { bytesInOutput }]): [string, number] => [file, bytesInOutput])
@@ -98,9 +124,11 @@ export async function benchRecorder(): Promise<BenchSection> {
   // Other work on the machine widens every figure: noted, to tell a noisy run.
   const loadAtStart = os.loadavg()[0];
   try {
-    const bundle = path.join(dir, 'hook.js');
-    const modules = await buildRecorder(bundle);
-    const bundleBytes = fs.statSync(bundle).size;
+    const bin = path.join(dir, 'bin');
+    const modules = await buildRecorder(bin);
+    const bundle = path.join(bin, 'hook.js');
+    const bundleBytes = fs.statSync(path.join(bin, 'recorder.js')).size;
+    const loaderBytes = fs.statSync(bundle).size;
     const home = path.join(dir, 'home');
     // Two git projects: one with a session-start context waiting, one without.
     const project = path.join(dir, 'shop');
@@ -136,6 +164,27 @@ export async function benchRecorder(): Promise<BenchSection> {
           payload: fixed({ ...hookExample('PostToolUse'), cwd: project }),
           output: 'nothing',
           records: true,
+        },
+      ],
+      [
+        {
+          key: 'claudeCodeRead',
+          agent: 'claude-code',
+          label: 'PostToolUse Read of a 14 KB source file',
+          payload: fixed(readOf(path.join(ROOT, 'src/hook/record.ts'), project)),
+          output: 'nothing',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'claudeCodeFirstCall',
+          agent: 'claude-code',
+          label: 'PostToolUse, first call (no code cache yet)',
+          payload: fixed({ ...hookExample('PostToolUse'), cwd: project }),
+          output: 'nothing',
+          records: true,
+          coldCache: true,
         },
       ],
       [
@@ -232,6 +281,7 @@ export async function benchRecorder(): Promise<BenchSection> {
               ? JSON.stringify(shape.payload())
               : (inputs.get(shape.payload.copyOf) ?? '');
           inputs.set(shape.key, input);
+          if (shape.coldCache) fs.rmSync(path.join(bin, 'code-cache'), { recursive: true, force: true });
           const { ms, stdout } = spawnTimed(
             [bundle, '--home', home, ...(shape.args ?? [])],
             input,
@@ -288,17 +338,17 @@ export async function benchRecorder(): Promise<BenchSection> {
           overheadMs,
           pairedOverheadMs: round(median(values.map((ms, i) => ms - baselineTimes[i])), 2),
           ratio: round(medianMs / baselineMedian, 3),
-          meetsTarget: overheadMs <= TARGET_MS,
+          meetsTarget: shape.coldCache ? undefined : overheadMs <= TARGET_MS,
         },
       };
     });
     const distHook = path.join(ROOT, 'dist/hook.js');
     const distStat = fs.existsSync(distHook) ? fs.statSync(distHook) : undefined;
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-    const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    const met = (ok: boolean | undefined) => (ok === undefined ? 'once' : ok ? 'met' : 'NOT met');
 
     return {
-      title: `Recorder wall time per call (${RUNS} runs each after ${WARMUP} warm-up, rotating with bare node; hook.js ${kib(bundleBytes)} minified)`,
+      title: `Recorder wall time per call (${RUNS} runs each after ${WARMUP} warm-up, rotating with bare node; recorder.js ${kib(bundleBytes)} minified, run by a ${kib(loaderBytes)} hook.js)`,
       columns: [
         'agent',
         'payload',
@@ -329,7 +379,8 @@ export async function benchRecorder(): Promise<BenchSection> {
         warmup: WARMUP,
         targetMs: TARGET_MS,
         bundleBytes,
-        /** The bundle measured: what `scripts/build.mjs --production` writes as dist/hook.js from today's sources. */
+        loaderBytes,
+        /** The bundle measured: what `scripts/build.mjs --production` writes as dist/recorder.js from today's sources. */
         bundleBuild: 'scripts/esbuild.node.json, minify, no source map (as build.mjs --production)',
         /** The largest modules in it, bytes of output each. */
         bundleModules: Object.fromEntries(modules.slice(0, 12)),
@@ -341,12 +392,14 @@ export async function benchRecorder(): Promise<BenchSection> {
         loadAverage1m: { start: round(loadAtStart, 2), end: round(os.loadavg()[0], 2) },
         baseline,
         shapes: Object.fromEntries(results.map(({ shape, figures }) => [shape.key, figures])),
-        meetsTarget: results.every(({ figures }) => figures.meetsTarget),
+        meetsTarget: results.every(({ figures }) => figures.meetsTarget !== false),
       },
-      targets: results.map(
-        ({ figures: f }) =>
-          `${f.agent} ${f.payload}: +${f.overheadMs} ms median (paired +${f.pairedOverheadMs} ms, x${f.ratio}) vs target <= +${TARGET_MS} ms: ${met(f.meetsTarget)}`,
-      ),
+      targets: results
+        .filter(({ figures: f }) => f.meetsTarget !== undefined)
+        .map(
+          ({ figures: f }) =>
+            `${f.agent} ${f.payload}: +${f.overheadMs} ms median (paired +${f.pairedOverheadMs} ms, x${f.ratio}) vs target <= +${TARGET_MS} ms: ${met(f.meetsTarget)}`,
+        ),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,9 @@ const cliBanner = { js: '#!/usr/bin/env node' };
 const nodeEntries = [
   { in: 'src/host/extension.ts', out: 'extension.js', required: true },
   { in: 'src/cli/main.ts', out: 'cli.js', banner: cliBanner },
-  { in: 'src/hook/main.ts', out: 'hook.js', banner: cliBanner },
+  // Agents run hook.js, which runs recorder.js from a code cache (see loader.ts).
+  { in: 'src/hook/loader.ts', out: 'hook.js', banner: cliBanner },
+  { in: 'src/hook/main.ts', out: 'recorder.js' },
   { in: 'src/mcp/main.ts', out: 'mcp.js', banner: cliBanner },
   // Beside every bundle that ingests: parses large backlogs on a worker thread (see chunkParser.ts).
   { in: 'src/engine/log/parseWorker.ts', out: 'parseWorker.js', required: true },

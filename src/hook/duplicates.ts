@@ -4,8 +4,8 @@
  * copy receives the same input, stamped with the same `timestamp`, so the first recorder to claim the
  * event's key records it and the others drop their copy. Claude Code runs identical commands once itself.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { closeSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../engine/recording';
 
 /** Claims older than this are swept away (the copies of one event arrive within the hook timeout). */
@@ -40,16 +40,16 @@ export function eventKey(payload: Record<string, unknown>): string | undefined {
 }
 
 function claimsDir(home: string): string {
-  return path.join(home, 'claims');
+  return join(home, 'claims');
 }
 
 /** True when this process is the first to record the event; false for a copy. Never throws. */
 export function claimEvent(home: string, key: string, now = Date.now()): boolean {
   const dir = claimsDir(home);
-  const file = path.join(dir, digest(key));
+  const file = join(dir, digest(key));
   try {
     makePrivateDir(dir);
-    fs.closeSync(fs.openSync(file, 'wx', PRIVATE_FILE_MODE));
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
   } catch (error) {
     // Claimed already: a copy. Any other failure must not cost the event.
     return (error as NodeJS.ErrnoException).code !== 'EEXIST';
@@ -61,9 +61,9 @@ export function claimEvent(home: string, key: string, now = Date.now()): boolean
 /** Remove old claims, now and then (one claim in sixteen sweeps). */
 function sweep(dir: string, now: number): void {
   try {
-    for (const name of fs.readdirSync(dir)) {
-      const file = path.join(dir, name);
-      if (now - fs.statSync(file).mtimeMs > KEEP_CLAIMS_MS) fs.unlinkSync(file);
+    for (const name of readdirSync(dir)) {
+      const file = join(dir, name);
+      if (now - statSync(file).mtimeMs > KEEP_CLAIMS_MS) unlinkSync(file);
     }
   } catch {
     // Another recorder swept first.

@@ -2,11 +2,14 @@
  * The recorder: Claude Code runs `node <home>/bin/hook.js [--home DIR]` for each hook event. It appends the
  * payload (redacted, capped, stamped under `_cd`) to `<home>/events/<UTC date>.jsonl` with one write, and
  * prints nothing, except on SessionStart, where it prints the project's session-start context.
- * Whatever happens it exits 0: a hook must never hurt the agent.
+ * Whatever happens it exits 0 (a hook must never hurt the agent), with one exception: when stdin stays open
+ * with no whole payload until the wait runs out, it records what arrived and ends itself with SIGKILL, since
+ * a process with a read still waiting cannot exit (see stdin.ts).
  *
  * Dependency-free on purpose (node built-ins and a few small engine modules): it starts on every tool call.
+ * Agents run it through hook.js (loader.ts), which keeps a code cache of it.
  */
-import * as fs from 'node:fs';
+import { writeSync } from 'node:fs';
 import { version } from '../../package.json';
 import { appendEventLine, readsHookOutput, resolveHome } from '../engine/recording';
 import { claimEvent } from './duplicates';
@@ -40,7 +43,7 @@ function parseArgs(argv: string[]): HookArgs {
 
 function note(error: unknown): void {
   try {
-    fs.writeSync(2, `context-deck hook: ${error instanceof Error ? error.message : String(error)}\n`);
+    writeSync(2, `context-deck hook: ${error instanceof Error ? error.message : String(error)}\n`);
   } catch {
     // Nowhere left to say it.
   }
@@ -51,9 +54,13 @@ function timeoutMs(): number {
   return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : STDIN_TIMEOUT_MS;
 }
 
+/** Whether the process must end itself: a read of stdin is still waiting (see `StdinRead.readPending`). */
+let stdinStillWaiting = false;
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const input = await readStdin(MAX_INPUT_BYTES, timeoutMs());
+  stdinStillWaiting = input.readPending;
   const receivedAt = new Date();
   const home = resolveHome(args.home, process.env);
   const record = buildRecord({
@@ -73,7 +80,7 @@ async function main(): Promise<void> {
     note(error);
   }
   if (record.kind === 'session-start' && (!record.agent || readsHookOutput(record.agent))) {
-    // Loaded only here: project identity needs node:crypto, a few milliseconds no other event should pay.
+    // Loaded only here: finding the project's context file costs a few milliseconds no other event should pay.
     const { findSessionContext, sessionStartOutput } = await import('./sessionContext.js');
     const found = findSessionContext(home, record.cwd ?? process.cwd());
     const output = found && sessionStartOutput(found.text);
@@ -86,7 +93,7 @@ function writeStdout(text: string): Promise<void> {
   const bytes = Buffer.from(text, 'utf8');
   let written = 0;
   try {
-    while (written < bytes.length) written += fs.writeSync(1, bytes, written);
+    while (written < bytes.length) written += writeSync(1, bytes, written);
     return Promise.resolve();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return Promise.reject(error);
@@ -94,14 +101,17 @@ function writeStdout(text: string): Promise<void> {
   }
 }
 
+function end(): void {
+  if (!stdinStillWaiting) process.exit(0);
+  note(`stdin was still open after ${timeoutMs()} ms: recorded what had arrived`);
+  process.kill(process.pid, 'SIGKILL');
+}
+
 process.on('uncaughtException', (error) => {
   note(error);
-  process.exit(0);
+  end();
 });
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    note(error);
-    process.exit(0);
-  },
-);
+main().then(end, (error: unknown) => {
+  note(error);
+  end();
+});

@@ -1,8 +1,8 @@
 /** The SessionStart hook's one output: the project's session-start context, when Context Deck has one. */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-// Project identity needs node:crypto: imported here, outside the recorder's entry, so that only
-// SessionStart (which loads this module on demand) pays for it.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+// Project identity: imported here, outside the recorder's entry, so that only SessionStart (which loads
+// this module on demand) pays for it.
 import { identifyProject } from '../engine/project/projectIdentity';
 import { projectStateDir, SESSION_CONTEXT_FILE, sliceSafe } from '../engine/recording';
 
@@ -16,17 +16,17 @@ const MAX_LEVELS = 64;
  * first (so a sub-folder of a repository finds the repository's project).
  */
 export function findSessionContext(home: string, cwd: string): { file: string; text: string } | undefined {
-  let dir = path.resolve(cwd);
+  let dir = resolve(cwd);
   for (let level = 0; level < MAX_LEVELS; level++) {
-    const file = path.join(projectStateDir(home, identifyProject(dir).id), SESSION_CONTEXT_FILE);
+    const file = join(projectStateDir(home, identifyProject(dir).id), SESSION_CONTEXT_FILE);
     let text: string | undefined;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readFileSync(file, 'utf8');
     } catch {
       text = undefined;
     }
     if (text !== undefined) return { file, text };
-    const parent = path.dirname(dir);
+    const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }

@@ -1,6 +1,5 @@
 /** Reading the whole of stdin without ever hanging the agent: bounded in size and in time. */
-import * as fs from 'node:fs';
-import * as net from 'node:net';
+import { fstatSync, read } from 'node:fs';
 
 export interface StdinRead {
   /** The first `limit` bytes. */
@@ -9,16 +8,39 @@ export interface StdinRead {
   totalBytes: number;
   /** Stdin was still open when the time ran out. */
   timedOut: boolean;
+  /**
+   * A read of stdin is still waiting in libuv's thread pool: the process cannot exit normally (Node joins
+   * those threads at exit), so it has to end itself with a signal.
+   */
+  readPending: boolean;
   error?: string;
 }
 
+/** Inputs up to this size are checked for a complete JSON value after each read (bigger ones wait for EOF). */
+const EARLY_PARSE_BYTES = 256 * 1024;
+const CLOSING_BRACE = 0x7d;
+
+/** Whether `data` already holds one whole JSON object: the agent has said all it will say. */
+function isWholeObject(data: Buffer): boolean {
+  let end = data.length - 1;
+  while (end >= 0 && (data[end] === 0x20 || data[end] === 0x0a || data[end] === 0x0d || data[end] === 0x09))
+    end--;
+  if (end < 0 || data[end] !== CLOSING_BRACE) return false;
+  try {
+    JSON.parse(data.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Resolve with what stdin held once it closes, or with what arrived so far after `timeoutMs`.
+ * Resolve with what stdin held once it closes (or once it holds a whole JSON object), or with what arrived so
+ * far after `timeoutMs`.
  *
- * A regular file is read with `fs.read` (cheapest). A pipe or socket - what an agent gives a hook - must
- * not be: a read blocked in libuv's thread pool keeps even `process.exit` waiting until the writer closes,
- * so a never-closing stdin would hang the hook. Those are read through a non-blocking socket instead
- * (a few milliseconds more to start), and anything else (a terminal) through `process.stdin`.
+ * Files, pipes and sockets are read with `fs.read`: a socket through `node:net` would cost about 6 ms more
+ * at every hook call. The price is that a read waiting on a writer that neither writes nor closes cannot be
+ * cancelled, hence `readPending`. A terminal is read through `process.stdin`.
  */
 export function readStdin(limit: number, timeoutMs: number): Promise<StdinRead> {
   return new Promise((resolve) => {
@@ -26,6 +48,7 @@ export function readStdin(limit: number, timeoutMs: number): Promise<StdinRead> 
     let kept = 0;
     let total = 0;
     let done = false;
+    let pending = false;
     const finish = (extra: { timedOut?: boolean; error?: string } = {}) => {
       if (done) return;
       done = true;
@@ -34,6 +57,7 @@ export function readStdin(limit: number, timeoutMs: number): Promise<StdinRead> 
         data: Buffer.concat(chunks, kept),
         totalBytes: total,
         timedOut: extra.timedOut ?? false,
+        readPending: pending,
         ...(extra.error ? { error: extra.error } : {}),
       });
     };
@@ -58,33 +82,22 @@ export function readStdin(limit: number, timeoutMs: number): Promise<StdinRead> 
       }
     };
 
-    const fromSocket = () => {
-      try {
-        // What process.stdin does for pipes, without loading the tty layer.
-        const socket = new net.Socket({ fd: 0, readable: true, writable: false });
-        socket.on('data', (chunk: Buffer) => take(chunk));
-        socket.on('end', () => finish());
-        socket.on('error', (error) => finish({ error: error.message }));
-      } catch {
-        fromStream();
-      }
-    };
-
-    let kind: 'file' | 'socket' | 'other';
+    let kind: 'readable' | 'other';
     try {
-      const stat = fs.fstatSync(0);
-      kind = stat.isFile() ? 'file' : stat.isFIFO() || stat.isSocket() ? 'socket' : 'other';
+      const stat = fstatSync(0);
+      kind = stat.isFile() || stat.isFIFO() || stat.isSocket() ? 'readable' : 'other';
     } catch {
       // No stdin at all: an empty input.
       return finish();
     }
-    if (kind === 'socket') return fromSocket();
     if (kind === 'other') return fromStream();
 
     let size = 64 * 1024;
     const next = () => {
       const buffer = Buffer.allocUnsafe(size);
-      fs.read(0, buffer, 0, size, null, (error, bytesRead) => {
+      pending = true;
+      read(0, buffer, 0, size, null, (error, bytesRead) => {
+        pending = false;
         if (done) return;
         if (error) {
           const code = (error as NodeJS.ErrnoException).code;
@@ -96,6 +109,9 @@ export function readStdin(limit: number, timeoutMs: number): Promise<StdinRead> 
         if (bytesRead === 0) return finish();
         // A fresh buffer each time: the chunks are kept as they are.
         take(buffer.subarray(0, bytesRead));
+        if (total === kept && kept <= EARLY_PARSE_BYTES && isWholeObject(Buffer.concat(chunks, kept))) {
+          return finish();
+        }
         if (bytesRead === size && size < 1024 * 1024) size *= 4;
         next();
       });

@@ -7,14 +7,18 @@ import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { bundleForNode } from './bundle';
 import { appendEvents, sessionEvents } from './events';
 
-/** Bundles `cli.js`, `hook.js` and the parse worker before the file's tests; returns a script's path. */
+/**
+ * Bundles `cli.js`, `hook.js` (the loader agents run) with `recorder.js`, and the parse worker before the
+ * file's tests; returns a script's path.
+ */
 export function useShippedBundle(): (script: 'cli' | 'hook') => string {
   let dir = '';
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-shipped-'));
     await bundleForNode(dir, {
       cli: 'src/cli/main.ts',
-      hook: 'src/hook/main.ts',
+      hook: 'src/hook/loader.ts',
+      recorder: 'src/hook/main.ts',
       parseWorker: 'src/engine/log/parseWorker.ts',
     });
   });

@@ -25,7 +25,11 @@ before(async () => {
   userHome = path.join(path.dirname(ws.home), 'user');
   home = path.join(userHome, '.context-deck');
   // The CLI and the recorder side by side, as they ship in dist/.
-  await bundleForNode(bin, { cli: 'src/cli/main.ts', hook: 'src/hook/main.ts' });
+  await bundleForNode(bin, {
+    cli: 'src/cli/main.ts',
+    hook: 'src/hook/loader.ts',
+    recorder: 'src/hook/main.ts',
+  });
 });
 after(() => ws.cleanup());
 

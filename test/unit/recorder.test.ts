@@ -14,6 +14,7 @@ import { tsNodeArgs } from '../support/processes';
 
 interface Run {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -40,9 +41,9 @@ function runHook(
     // A recorder that hangs fails its test (exit code null) instead of blocking the run.
     const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(guard);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
     // The recorder may exit before reading everything (it never should, but a test must not die of EPIPE).
     child.stdin.on('error', () => undefined);
@@ -309,27 +310,43 @@ describe('recorder: hostile input', () => {
     assert.ok(Buffer.byteLength(logText(ws.home)) <= LINE_CAP);
   });
 
-  test('stdin that never closes: gives up, records what arrived, exits 0', async () => {
+  test('stdin that stays open: a whole payload is recorded at once (exit 0); with none, what arrived is recorded when the wait runs out', async () => {
     const started = Date.now();
-    const partial = runHook(ws.home, JSON.stringify({ ...hookExample('Stop'), cwd: ws.project }), {
+    const whole = runHook(ws.home, JSON.stringify({ ...hookExample('Stop'), cwd: ws.project }), {
       keepStdinOpen: true,
-      env: { CONTEXT_DECK_HOOK_STDIN_TIMEOUT_MS: '400' },
+      env: { CONTEXT_DECK_HOOK_STDIN_TIMEOUT_MS: '60000' },
     });
     const nothing = runHook(ws.home, undefined, {
       keepStdinOpen: true,
       env: { CONTEXT_DECK_HOOK_STDIN_TIMEOUT_MS: '400' },
     });
-    const runs = await Promise.all([partial, nothing]);
-    assert.ok(Date.now() - started < 15_000);
-    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const [stop, empty] = await Promise.all([whole, nothing]);
+    assert.ok(Date.now() - started < 15_000, 'neither waits for the agent to close stdin');
+    assert.equal(stop.code, 0, stop.stderr);
+    // A read is still waiting on stdin, so Node could not exit: the recorder ends itself, and says why.
+    assert.equal(empty.signal, 'SIGKILL');
+    assert.match(empty.stderr, /stdin was still open after 400 ms: recorded what had arrived/);
     const lines = logLines(ws.home);
     assert.equal(lines.length, 2);
-    const stop = lines.find((l) => l.hook_event_name === 'Stop');
-    assert.ok(stop, 'a complete payload is recorded even though stdin stayed open');
-    assert.equal(cd(stop).timedOut, true);
-    const empty = lines.find((l) => l.hook_event_name === undefined)!;
-    assert.equal(cd(empty).timedOut, true);
-    assert.match(String(cd(empty).error), /empty input/);
+    const stopLine = lines.find((l) => l.hook_event_name === 'Stop');
+    assert.ok(stopLine, 'the whole payload is recorded though stdin stayed open');
+    assert.equal(cd(stopLine).timedOut, undefined);
+    const emptyLine = lines.find((l) => l.hook_event_name === undefined)!;
+    assert.equal(cd(emptyLine).timedOut, true);
+    assert.match(String(cd(emptyLine).error), /empty input/);
+  });
+
+  test('stdin that stays open after part of a payload: the part is kept, marked as cut short', async () => {
+    const text = JSON.stringify({ ...hookExample('Stop'), cwd: ws.project });
+    const run = await runHook(ws.home, text.slice(0, 60), {
+      keepStdinOpen: true,
+      env: { CONTEXT_DECK_HOOK_STDIN_TIMEOUT_MS: '400' },
+    });
+    assert.equal(run.signal, 'SIGKILL');
+    const [line] = logLines(ws.home);
+    assert.equal(cd(line).timedOut, true);
+    assert.match(String(cd(line).error), /not JSON/);
+    assert.equal(cd(line).unparsed, text.slice(0, 60));
   });
 
   test('an unwritable home: nothing on stdout, exit 0', async () => {

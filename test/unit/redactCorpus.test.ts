@@ -9,8 +9,10 @@ import { sampleOf } from '../../src/engine/log/eventLine';
 import { normalisePayload } from '../../src/engine/agents/payloads';
 import { analyseAgentEvent } from '../../src/engine/memory/eventMemory';
 import { redactValue } from '../../src/engine/redact';
+import { enabledRules } from '../../src/engine/redact/text';
 import {
   PLACEMENTS,
+  NON_SECRETS,
   SECRETS,
   type CorpusFigures,
   leakedParts,
@@ -63,6 +65,14 @@ describe('redaction corpus', () => {
         assert.deepEqual(leakedParts(text, secret.parts), [], `${secret.kind} in ${placement.name}: ${text}`);
       }
     }
+  });
+
+  test('short texts searched literal by literal enable the same rules as the scan of long ones', () => {
+    const texts = [...SECRETS.map((secret) => secret.text), ...NON_SECRETS.map(([, text]) => text)];
+    for (const text of [...texts, texts.join('\n')]) {
+      assert.deepEqual(enabledRules(text, 'literals'), enabledRules(text, 'scan'), text);
+    }
+    assert.ok(enabledRules(texts.join('\n'), 'scan').length > 50, 'the corpus announces most rules');
   });
 
   test('the sample kept of a rejected line keeps no secret', () => {

@@ -11,24 +11,38 @@ export function stableRecorderPath(home: string): string {
   return path.join(home, 'bin', 'hook.js');
 }
 
-/** Copy the bundled recorder to its stable place when it differs; returns whether it was written. */
+/**
+ * Copy the bundled recorder (`hook.js`, the loader agents run, and `recorder.js` beside it) to its stable
+ * place where it differs; returns whether anything was written.
+ */
 export function installRecorder(home: string, bundledRecorder: string): { path: string; updated: boolean } {
   const target = stableRecorderPath(home);
-  const bytes = fs.readFileSync(bundledRecorder);
+  // The recorder first: a hook starting between the two renames finds the new recorder, which any loader runs.
+  const files = ['recorder.js', 'hook.js'].map((name) => ({
+    from: path.join(path.dirname(bundledRecorder), name),
+    to: path.join(path.dirname(target), name),
+  }));
+  let updated = false;
+  for (const { from, to } of files) updated = copyWhenDifferent(from, to) || updated;
+  return { path: target, updated };
+}
+
+function copyWhenDifferent(from: string, to: string): boolean {
+  const bytes = fs.readFileSync(from);
   let current: Buffer | undefined;
   try {
-    current = fs.readFileSync(target);
+    current = fs.readFileSync(to);
   } catch {
     // Not installed yet.
   }
-  if (current?.equals(bytes)) return { path: target, updated: false };
-  makePrivateDir(path.dirname(target));
+  if (current?.equals(bytes)) return false;
+  makePrivateDir(path.dirname(to));
   // Rename over the old copy: a hook starting at this moment reads either version, never half of one.
   // Hooks run it as `node hook.js`, so it needs no execute bit.
-  const temp = `${target}.tmp-${process.pid}`;
+  const temp = `${to}.tmp-${process.pid}`;
   fs.writeFileSync(temp, bytes, { mode: PRIVATE_FILE_MODE });
-  fs.renameSync(temp, target);
-  return { path: target, updated: true };
+  fs.renameSync(temp, to);
+  return true;
 }
 
 /** The first `node` executable on PATH, if any. */

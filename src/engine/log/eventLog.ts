@@ -1,33 +1,33 @@
 /** Writing to the event log: every writer (recorder, CLI, MCP server, host) appends the same way. */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { eventsDir } from '../project/paths';
 import { NO_FOLLOW_NO_WAIT, PRIVATE_FILE_MODE, makePrivateDir } from '../storage/privateFiles';
 
 /** Read and write (to see the last byte), append, create private; never through a link, never waiting. */
-const APPEND_FLAGS = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW_NO_WAIT;
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW_NO_WAIT;
 
 /** The day file a line received at `at` goes to (UTC date), so no file grows without end. */
 export function eventLogFile(home: string, at: Date): string {
-  return path.join(eventsDir(home), `${at.toISOString().slice(0, 10)}.jsonl`);
+  return join(eventsDir(home), `${at.toISOString().slice(0, 10)}.jsonl`);
 }
 
 function openForAppend(file: string): number {
   try {
-    return fs.openSync(file, APPEND_FLAGS, PRIVATE_FILE_MODE);
+    return openSync(file, APPEND_FLAGS, PRIVATE_FILE_MODE);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new Error(`${file} is a symbolic link; nothing was written to it`);
     if (code !== 'ENOENT') throw error;
-    makePrivateDir(path.dirname(file));
-    return fs.openSync(file, APPEND_FLAGS, PRIVATE_FILE_MODE);
+    makePrivateDir(dirname(file));
+    return openSync(file, APPEND_FLAGS, PRIVATE_FILE_MODE);
   }
 }
 
 function endsWithNewline(fd: number, size: number): boolean {
   if (size === 0) return true;
   const last = Buffer.alloc(1);
-  return fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
 }
 
 /**
@@ -40,13 +40,13 @@ export function appendEventLine(home: string, line: string, at: Date): string {
   const file = eventLogFile(home, at);
   const fd = openForAppend(file);
   try {
-    const stat = fs.fstatSync(fd);
+    const stat = fstatSync(fd);
     if (!stat.isFile()) throw new Error(`${file} is not a regular file; nothing was written to it`);
     const bytes = Buffer.from(endsWithNewline(fd, stat.size) ? line : `\n${line}`, 'utf8');
-    const written = fs.writeSync(fd, bytes);
+    const written = writeSync(fd, bytes);
     if (written < bytes.length) throw new Error(`${file}: only ${written} of ${bytes.length} bytes written`);
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
   return file;
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { type Stats, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { sha256Hex } from './sha256';
 
 export interface ProjectIdentity {
   /** Stable id: readable name plus a hash of the main worktree's path. */
@@ -14,15 +14,15 @@ export interface ProjectIdentity {
 
 function realpathOrSelf(p: string): string {
   try {
-    return fs.realpathSync(p);
+    return realpathSync(p);
   } catch {
-    return path.resolve(p);
+    return resolve(p);
   }
 }
 
 function readText(p: string): string | undefined {
   try {
-    return fs.readFileSync(p, 'utf8').trim();
+    return readFileSync(p, 'utf8').trim();
   } catch {
     return undefined;
   }
@@ -30,10 +30,10 @@ function readText(p: string): string | undefined {
 
 /** The repository's shared `.git` folder when `root` is a git worktree (main or linked). */
 function gitCommonDir(root: string): string | undefined {
-  const dotGit = path.join(root, '.git');
-  let stat: fs.Stats;
+  const dotGit = join(root, '.git');
+  let stat: Stats;
   try {
-    stat = fs.statSync(dotGit);
+    stat = statSync(dotGit);
   } catch {
     return undefined;
   }
@@ -41,24 +41,24 @@ function gitCommonDir(root: string): string | undefined {
   // A linked worktree has a `.git` file: "gitdir: <repo>/.git/worktrees/<name>", whose `commondir` points back.
   const pointer = readText(dotGit)?.match(/^gitdir:\s*(.+)$/m)?.[1];
   if (!pointer) return undefined;
-  const gitDir = path.resolve(root, pointer.trim());
-  const common = readText(path.join(gitDir, 'commondir'));
-  return common ? path.resolve(gitDir, common) : undefined;
+  const gitDir = resolve(root, pointer.trim());
+  const common = readText(join(gitDir, 'commondir'));
+  return common ? resolve(gitDir, common) : undefined;
 }
 
 function linkedWorktrees(commonDir: string): string[] {
-  const dir = path.join(commonDir, 'worktrees');
+  const dir = join(commonDir, 'worktrees');
   let names: string[];
   try {
-    names = fs.readdirSync(dir);
+    names = readdirSync(dir);
   } catch {
     return [];
   }
   const roots: string[] = [];
   for (const name of names) {
     // `gitdir` inside each entry holds "<worktree>/.git".
-    const gitFile = readText(path.join(dir, name, 'gitdir'));
-    if (gitFile) roots.push(realpathOrSelf(path.dirname(gitFile)));
+    const gitFile = readText(join(dir, name, 'gitdir'));
+    if (gitFile) roots.push(realpathOrSelf(dirname(gitFile)));
   }
   return roots;
 }
@@ -69,12 +69,12 @@ export function identifyProject(folder: string): ProjectIdentity {
   const commonDir = gitCommonDir(root);
   let mainRoot = root;
   let roots = [root];
-  if (commonDir && path.basename(commonDir) === '.git') {
-    mainRoot = realpathOrSelf(path.dirname(commonDir));
+  if (commonDir && basename(commonDir) === '.git') {
+    mainRoot = realpathOrSelf(dirname(commonDir));
     roots = [...new Set([mainRoot, root, ...linkedWorktrees(commonDir)])];
   }
-  const name = path.basename(mainRoot) || 'root';
+  const name = basename(mainRoot) || 'root';
   const slug = name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'project';
-  const hash = createHash('sha256').update(mainRoot).digest('hex').slice(0, 12);
+  const hash = sha256Hex(mainRoot).slice(0, 12);
   return { id: `${slug}-${hash}`, name, mainRoot, roots };
 }

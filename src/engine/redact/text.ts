@@ -28,19 +28,32 @@ RULES.forEach((rule, index) => {
   }
 });
 
+/** Trigger literals longer than a character, longest first. */
+const LITERALS = [...ANNOUNCED.keys()]
+  .filter((literal) => literal.length > 1)
+  .sort((a, b) => b.length - a.length);
+
 /**
  * Finds trigger literals in lower-cased text, the longest where one extends another. A plain alternation:
- * a trie-shaped one scans a little faster but takes milliseconds to build, and the recorder builds this at
- * every start.
+ * a trie-shaped one scans a little faster but takes milliseconds to build. Compiling even this one takes
+ * about 2 ms, which the recorder (a new process at every hook call) would pay for a few short strings: it is
+ * built on first need, and short texts are searched literal by literal until enough text has been seen to
+ * make the scan worth it.
  */
-const SCAN = new RegExp(
-  [...ANNOUNCED.keys()]
-    .filter((literal) => literal.length > 1)
-    .sort((a, b) => b.length - a.length)
-    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-    .join('|'),
-  'g',
-);
+let scan: RegExp | undefined;
+function literalScan(): RegExp {
+  scan ??= new RegExp(
+    LITERALS.map((literal) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
+    'g',
+  );
+  return scan;
+}
+
+/** Texts up to this length may be searched literal by literal... */
+const SHORT_TEXT = 1024;
+/** ...until this many characters have been searched that way; then the scan is compiled. */
+const LITERAL_SEARCH_BUDGET = 256 * 1024;
+let searchedLiterally = 0;
 
 /**
  * Literal the scan found -> the rules it enables: its own and those of every shorter literal inside it (the
@@ -62,23 +75,52 @@ function enabledBy(literal: string): readonly number[] {
   return rules;
 }
 
-/** Which rules can match somewhere in `text`, in table order. */
-function enabledRules(text: string): readonly number[] {
-  let enabled: Set<number> | undefined;
-  const enable = (rules: readonly number[]) => {
-    enabled ??= new Set(ALWAYS);
-    for (const index of rules) enabled.add(index);
-  };
-  for (const [character, rules] of BY_CHARACTER) if (text.includes(character)) enable(rules);
+/** Rules announced by the literals in lower-cased text, searched one literal at a time. */
+function rulesByLiteralSearch(lower: string): Set<number> {
+  const found = new Set<number>();
+  for (const literal of LITERALS)
+    if (lower.includes(literal)) for (const index of ANNOUNCED.get(literal)!) found.add(index);
+  return found;
+}
+
+/** The same rules, found by one scan (a literal inside a longer one it finds is enabled with it). */
+function rulesByScan(lower: string): Set<number> {
+  const found = new Set<number>();
+  const scan = literalScan();
+  scan.lastIndex = 0;
+  for (let match = scan.exec(lower); match; match = scan.exec(lower)) {
+    for (const index of enabledBy(match[0])) found.add(index);
+    // Literals may overlap ("sk-" inside "task-"): look again from the next character.
+    scan.lastIndex = match.index + 1;
+  }
+  return found;
+}
+
+/**
+ * Which rules can match somewhere in `text`, in table order. `search` forces one way to find the literals
+ * (for tests); by default short texts are searched literal by literal while the budget lasts.
+ */
+export function enabledRules(text: string, search?: 'literals' | 'scan'): readonly number[] {
+  const enabled = new Set<number>();
+  for (const [character, rules] of BY_CHARACTER)
+    if (text.includes(character)) for (const index of rules) enabled.add(index);
   // Lower-casing keeps every ASCII literal where it was; it may add a letter (the Kelvin sign), never lose one.
   const lower = text.toLowerCase();
-  SCAN.lastIndex = 0;
-  for (let found = SCAN.exec(lower); found; found = SCAN.exec(lower)) {
-    enable(enabledBy(found[0]));
-    // Literals may overlap ("sk-" inside "task-"): look again from the next character.
-    SCAN.lastIndex = found.index + 1;
+  let literal: Set<number>;
+  const byLiterals =
+    search === undefined
+      ? lower.length <= SHORT_TEXT && searchedLiterally + lower.length <= LITERAL_SEARCH_BUDGET
+      : search === 'literals';
+  if (byLiterals) {
+    searchedLiterally += lower.length;
+    literal = rulesByLiteralSearch(lower);
+  } else {
+    literal = rulesByScan(lower);
   }
-  return enabled ? [...enabled].sort((a, b) => a - b) : ALWAYS;
+  if (enabled.size === 0 && literal.size === 0) return ALWAYS;
+  for (const index of ALWAYS) enabled.add(index);
+  for (const index of literal) enabled.add(index);
+  return [...enabled].sort((a, b) => a - b);
 }
 
 const newlines = (text: string) => text.split('\n').length - 1;

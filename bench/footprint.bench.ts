@@ -364,8 +364,10 @@ export async function benchFootprint(): Promise<BenchSection> {
   }
   for (const run of runs.filter((r) => r.idle)) {
     const percent = run.idle?.percent ?? NaN;
+    // The extension host idles at a few percent of its own (VS Code's other extensions): ours is the rise.
+    const ours = percent - (run.baselineIdlePercent ?? NaN);
     targets.push(
-      `idle CPU at ${run.events.toLocaleString('en-US')} events: ${round(percent, 2)}% of a core over ${run.idle?.seconds} s (target < 1%): ${verdict(percent < 1)}; the host before our activation: ${round(run.baselineIdlePercent ?? NaN, 2)}%`,
+      `idle CPU at ${run.events.toLocaleString('en-US')} events: ${round(ours, 2)}% of a core added over ${run.idle?.seconds} s (target < 1%): ${verdict(ours < 1)}; the host: ${round(run.baselineIdlePercent ?? NaN, 2)}% before our activation, ${round(percent, 2)}% after`,
     );
   }
   const million = runs.find((run) => run.events === 1_000_000 && run.opening === 'click');

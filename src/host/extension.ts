@@ -52,6 +52,8 @@ export function activate(context: vscode.ExtensionContext): void {
       if (event.affectsConfiguration('contextDeck.home')) {
         void current.reopen().then(() => connection.ensureRecorder(current.home));
       } else if (event.affectsConfiguration('contextDeck.ingest.pollIntervalSeconds')) current.restartPoll();
+      if (event.affectsConfiguration('contextDeck.contextWindow'))
+        for (const live of current.all) live.gauge.settingsChanged();
     }),
   );
 

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   type ActiveSession,
@@ -40,21 +41,27 @@ function breakdownView(breakdown: ContextBreakdown): BreakdownView {
   };
 }
 
-/** Transcript growth is checked this often (fs.watch also triggers at once where it works). */
-const POLL_MS = 1000;
+/**
+ * Where a file cannot be watched (some network and container file systems), the session is looked for and its
+ * file checked this often instead. While no session file is known, one is looked for this often.
+ */
+const FALLBACK_POLL_MS = 1000;
+const DISCOVERY_POLL_MS = 10_000;
 /** Trend points sent to the dashboard. */
 const TREND_POINTS = 60;
 
 /**
  * The live context gauge of one project: follows the newest session file of the project, whichever agent
- * writes it (a new one after `/clear` takes over), within a second of each change.
+ * writes it (a new one after `/clear` takes over), as soon as it changes. Nothing is polled while watching
+ * works: the session file and its folder are watched, and an ingest that read events says when sessions
+ * may have changed.
  */
 export class LiveGauge implements vscode.Disposable {
   private gauge: SessionGauge | undefined;
   private sessionId: string | undefined;
   private storeLookup: { sessionId: string; file: string | undefined } | undefined;
-  private watcher: fs.FSWatcher | undefined;
-  private timer: NodeJS.Timeout;
+  private watchers: fs.FSWatcher[] = [];
+  private timer: NodeJS.Timeout | undefined;
   /** The session file's size and time when last read (undefined: not read yet). */
   private lastStamp: string | undefined;
   /** The followed file has been read once: until then there is no reading to show (not an empty one). */
@@ -66,8 +73,19 @@ export class LiveGauge implements vscode.Disposable {
     private readonly log: Log,
     private readonly notify: () => void,
   ) {
-    this.timer = setInterval(() => void this.tick(), POLL_MS);
     void this.tick();
+  }
+
+  /** Events were ingested: a session may have begun, or named its file or model. */
+  sessionsChanged(): void {
+    void this.tick();
+  }
+
+  /** The context window setting changed: read the session again with it. */
+  settingsChanged(): void {
+    if (!this.gauge) return;
+    this.gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
+    this.notify();
   }
 
   private activeSession(): ActiveSession | undefined {
@@ -101,11 +119,22 @@ export class LiveGauge implements vscode.Disposable {
     return window > 0 ? window : undefined;
   }
 
+  /** Look for the active session (following a new one), then read its file if it changed. */
   private async tick(): Promise<void> {
     if (this.disposed) return;
     try {
       const active = this.activeSession();
       if (!this.isFollowing(active)) this.follow(active);
+      await this.refresh();
+    } catch (error) {
+      this.log.warn(`context gauge: ${shortMessage(error)}`);
+    }
+  }
+
+  /** Read the followed file again if it changed since the last read. */
+  private async refresh(): Promise<void> {
+    if (this.disposed) return;
+    try {
       if (!this.gauge) return;
       this.gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
       const stamp = sessionFileStamp(this.gauge.transcript)?.key;
@@ -122,8 +151,7 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   private follow(active: ActiveSession | undefined): void {
-    this.watcher?.close();
-    this.watcher = undefined;
+    this.stopWatching();
     this.lastStamp = undefined;
     this.read = false;
     this.sessionId = active?.sessionId;
@@ -131,14 +159,43 @@ export class LiveGauge implements vscode.Disposable {
     const transcript = this.gauge?.transcript;
     if (transcript) {
       this.log.info(`context gauge follows ${transcript}`);
-      try {
-        this.watcher = fs.watch(transcript, () => void this.tick());
-        this.watcher.on('error', () => this.watcher?.close());
-      } catch {
-        // Polling covers it.
-      }
+      // The file grows with each turn; a newer session's file (after /clear) appears in the same folder.
+      const name = path.basename(transcript);
+      const watching =
+        this.watch(transcript, () => void this.refresh()) &&
+        // Its own name here too: a file replaced by a rename is no longer the one the first watcher follows.
+        this.watch(path.dirname(transcript), (file) => void (file === name ? this.refresh() : this.tick()));
+      if (!watching) this.poll(FALLBACK_POLL_MS);
+    } else {
+      this.poll(DISCOVERY_POLL_MS);
     }
     this.notify();
+  }
+
+  private watch(target: string, onChange: (file: string | null) => void): boolean {
+    try {
+      const watcher = fs.watch(target, { persistent: false }, (_event, file) => onChange(file));
+      watcher.on('error', () => {
+        watcher.close();
+        if (!this.disposed) this.poll(FALLBACK_POLL_MS);
+      });
+      this.watchers.push(watcher);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private poll(ms: number): void {
+    clearInterval(this.timer);
+    this.timer = setInterval(() => void this.tick(), ms);
+  }
+
+  private stopWatching(): void {
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+    clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   /** The full reading (with the context items), once the transcript has been read. */
@@ -170,7 +227,6 @@ export class LiveGauge implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
-    clearInterval(this.timer);
-    this.watcher?.close();
+    this.stopWatching();
   }
 }

@@ -153,12 +153,15 @@ export class LiveProject {
     const cancel = token?.onCancellationRequested(() => abort.abort());
     let reportedPercent = 0;
     const started = Date.now();
+    // An ingest that found nothing new changes nothing on screen: the idle poll must not redraw.
+    let changed = kind === 'rebuild';
     try {
       const options = {
         signal: abort.signal,
         // The extension host is shared: a short pause per chunk leaves room for other extensions' work.
         afterChunk: () => new Promise<void>((resolve) => setTimeout(resolve, CHUNK_PAUSE_MS)),
         onProgress: (progress: IngestProgress) => {
+          changed = true;
           this.progress = progress.doneBytes < progress.totalBytes ? { ...progress } : null;
           if (report && progress.totalBytes > 0) {
             const percent = Math.floor((100 * progress.doneBytes) / progress.totalBytes);
@@ -174,6 +177,8 @@ export class LiveProject {
       };
       const result =
         kind === 'rebuild' ? await this.engine.rebuild(options) : await this.engine.ingest(options);
+      if (result.bytes > 0 || result.restarted.length > 0) changed = true;
+      if (result.events > 0) this.gauge.sessionsChanged();
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
       if (result.bytes > 0) await saveIfRequested(this.engine);
       this.tools.afterIngest(kind, result.events);
@@ -190,11 +195,14 @@ export class LiveProject {
       }
       for (const file of result.restarted)
         this.log.warn(`${file} was replaced or truncated; read again from its start`);
+    } catch (error) {
+      changed = true;
+      throw error;
     } finally {
       cancel?.dispose();
       if (this.abort === abort) this.abort = undefined;
       this.progress = null;
-      this.notify();
+      if (changed) this.notify();
       this.showNewWarnings();
     }
   }

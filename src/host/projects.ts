@@ -22,8 +22,9 @@ const WATCH_DEBOUNCE_MS = 100;
 
 /**
  * Every project open in this window (one per workspace folder, duplicates of one repository merged), and the
- * machinery that keeps them following the event log: a file watcher for speed plus a poll because fs.watch
- * misses changes on some file systems.
+ * machinery that keeps them following the event log: a file watcher, and a poll only where watching is not
+ * enough: when the watcher failed (some file systems), or while this window follows another window that
+ * writes the project (whose exit no file event tells).
  */
 export class Projects implements vscode.Disposable {
   private lives: LiveProject[] = [];
@@ -180,6 +181,7 @@ export class Projects implements vscode.Disposable {
         this.log.warn(`watching ${dir} stopped: ${shortMessage(error)}`);
         watcher.close();
         if (this.watcher === watcher) this.watcher = undefined;
+        this.restartPoll();
       });
       this.watcher = watcher;
     } catch (error) {
@@ -187,11 +189,16 @@ export class Projects implements vscode.Disposable {
     }
   }
 
-  /** Restart the poll, e.g. after contextDeck.ingest.pollIntervalSeconds changed. */
+  /** Whether a poll is needed (see the class comment). */
+  private needsPoll(): boolean {
+    return !this.watcher || this.lives.some((live) => live.engine.role === 'reader');
+  }
+
+  /** Start or stop the poll as needed, e.g. after contextDeck.ingest.pollIntervalSeconds changed. */
   restartPoll(): void {
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
-    if (this.lives.length === 0 || this.disposed) return;
+    if (this.lives.length === 0 || this.disposed || !this.needsPoll()) return;
     const seconds = vscode.workspace
       .getConfiguration('contextDeck')
       .get<number>('ingest.pollIntervalSeconds', 2);
@@ -209,6 +216,8 @@ export class Projects implements vscode.Disposable {
     } finally {
       this.ticking = false;
     }
+    // Watching works again, or this window took over writing: the poll is no longer needed.
+    if (!this.needsPoll()) this.restartPoll();
   }
 
   /** Writers read new lines; readers reload the writer's snapshot or take over when it is gone. */

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: speed figures side by side with native references, printed as tables and written to
- * bench/results.json. Options: --only <section>[,<section>], --sizes 10000,100000; footprint: --big, --quick.
+ * bench/results.json. Options: --only <section>[,<section>], --sizes 10000,100000; footprint: --big, --quick,
+ * --footprint-sizes 0,100000.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -219,7 +219,8 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
   }
 
   private sendState(): void {
-    if (!this.view || !this.ready) return;
+    // Before the projects are open, "Loading…" says more than an empty dashboard would.
+    if (!this.view || !this.ready || !this.projects.opened) return;
     this.lastSentAt = Date.now();
     try {
       this.post({ type: 'state', state: this.projects.state() });

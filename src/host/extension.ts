@@ -57,9 +57,11 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
-  // Opening engines loads sql.js and snapshots; do it after activation returns so the window stays responsive.
+  // Opening engines loads sql.js and snapshots: it waits until the dashboard (when a click on it activated
+  // us) has painted, since the webview's resources come through this same busy extension host.
   // The stable recorder copy is refreshed after each extension update, so existing hooks run the new one.
-  void current.reopen().then(() => {
+  void dashboard.whenReady().then(async () => {
+    await current.reopen();
     connection.ensureRecorder(current.home);
     memoryServers.ensureStableCopy(current.home);
   });

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import {
   candidateTranscripts,
@@ -20,7 +21,12 @@ const TRANSCRIPT_COUNT_TTL_MS = 10_000;
 
 /** A backlog above this size gets a cancellable progress notification; smaller ones are read silently. */
 export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
-const CHUNK_PAUSE_MS = 20;
+/**
+ * The extension host is shared with every other extension and with typing: a backlog is read in chunks small
+ * enough that writing one into the database takes a few tens of milliseconds, and the host gets a turn to
+ * run whatever waits between two chunks.
+ */
+const HOST_CHUNK_BYTES = 512 * 1024;
 /** How long a follower waits for the writer's snapshot to show a change made here, and how often it looks. */
 const WRITER_WAIT_MS = 5000;
 const WRITER_POLL_MS = 150;
@@ -153,13 +159,16 @@ export class LiveProject {
     const cancel = token?.onCancellationRequested(() => abort.abort());
     let reportedPercent = 0;
     const started = Date.now();
+    // The extension host's longest pause while this runs (ours or another extension's): typing waits that long.
+    const pauses = monitorEventLoopDelay({ resolution: 10 });
+    pauses.enable();
     // An ingest that found nothing new changes nothing on screen: the idle poll must not redraw.
     let changed = kind === 'rebuild';
     try {
       const options = {
         signal: abort.signal,
-        // The extension host is shared: a short pause per chunk leaves room for other extensions' work.
-        afterChunk: () => new Promise<void>((resolve) => setTimeout(resolve, CHUNK_PAUSE_MS)),
+        chunkBytes: HOST_CHUNK_BYTES,
+        afterChunk: () => new Promise<void>((resolve) => setImmediate(resolve)),
         onProgress: (progress: IngestProgress) => {
           changed = true;
           this.progress = progress.doneBytes < progress.totalBytes ? { ...progress } : null;
@@ -190,7 +199,7 @@ export class LiveProject {
             : '';
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
-            `${formatMb(result.bytes)}${reimported} in ${Date.now() - started} ms${abort.signal.aborted ? ' (cancelled)' : ''}`,
+            `${formatMb(result.bytes)}${reimported} in ${Date.now() - started} ms, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}`,
         );
       }
       for (const file of result.restarted)
@@ -199,6 +208,7 @@ export class LiveProject {
       changed = true;
       throw error;
     } finally {
+      pauses.disable();
       cancel?.dispose();
       if (this.abort === abort) this.abort = undefined;
       this.progress = null;

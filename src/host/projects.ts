@@ -42,6 +42,9 @@ export class Projects implements vscode.Disposable {
   /** Pruning advice for each project's live session, and its actions. */
   readonly advice: ContextAdvice;
 
+  /** Whether the projects have been opened once: until then there is nothing to show but "Loading…". */
+  opened = false;
+
   /** Set by the dashboard: resolves when it has rendered, or soon when it is not being shown. */
   beforeCatchUp: () => Promise<void> = () => Promise.resolve();
 
@@ -86,6 +89,7 @@ export class Projects implements vscode.Disposable {
       .map((folder) => folder.uri.fsPath);
     this.log.info(`home ${this.home}; folders: ${folders.join(', ') || '(none)'}`);
     if (folders.length === 0) {
+      this.opened = true;
       this.fire();
       return;
     }
@@ -120,6 +124,7 @@ export class Projects implements vscode.Disposable {
         this.problems.push(`Could not open ${folder}: ${shortMessage(error)}`);
       }
     }
+    this.opened = true;
     this.fire();
     // Catch up on whatever was appended while no window was reading, once the dashboard (if it is opening)
     // has rendered: a busy extension host delays the webview's first load for the whole catch-up otherwise.

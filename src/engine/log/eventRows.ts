@@ -1,4 +1,5 @@
 import { BatchInsert } from '../storage/batchInsert';
+import { countEventRows } from './eventCounters';
 import {
   EVENT_WIDTH,
   PROMPT_WIDTH,
@@ -92,6 +93,7 @@ export class EventRowWriter {
     const file = [fileId];
     for (let i = 0; i < events.length; i += EVENT_WIDTH) this.events.addFrom(events, i, file);
     this.events.flush();
+    countEventRows(this.store, events);
 
     for (let i = 0; i < toolCalls.length; i += TOOL_CALL_WIDTH) {
       toolCalls[i] = firstEventId + (toolCalls[i] as number);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { IngestCounts, RejectView } from '../../shared/protocol';
 import { bundledParseWorker } from '../log/chunkReaders';
+import { eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
 import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
@@ -239,13 +240,7 @@ export class ProjectEngine {
       toolCalls: db.number('SELECT count(*) FROM tool_calls'),
       toolFailures: db.number('SELECT count(*) FROM tool_calls WHERE success = 0'),
       prompts: db.number('SELECT count(*) FROM prompts'),
-      agents: Object.fromEntries(
-        db
-          .all(
-            'SELECT agent, count(*) AS n FROM events WHERE agent IS NOT NULL GROUP BY agent ORDER BY agent',
-          )
-          .map((row) => [String(row.agent), Number(row.n)]),
-      ),
+      agents: eventsByAgent(db),
       dbBytes: this.snapshotBytes(),
     };
   }
@@ -259,8 +254,7 @@ export class ProjectEngine {
   }
 
   lastEventAt(): number | null {
-    const row = this.store.get('SELECT max(received_at) AS at FROM events');
-    return row?.at == null ? null : Number(row.at);
+    return lastEventReceivedAt(this.store);
   }
 
   rejects(limit = 200): RejectView[] {

@@ -186,6 +186,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE tool_registry ADD COLUMN agents TEXT;
   UPDATE tool_registry SET agents = 'claude-code' WHERE usage_count > 0;
   `,
+  // What the dashboard reads of events, as counters kept by ingest (log/eventCounters.ts, same names), and
+  // failed tool calls found by an index: each had been a scan of the whole table at every update.
+  `
+  INSERT INTO counters (name, value)
+    SELECT 'events.agent:' || agent, count(*) FROM events WHERE agent IS NOT NULL GROUP BY agent;
+  INSERT INTO counters (name, value)
+    SELECT 'events.last_received_at', max(received_at) FROM events HAVING count(*) > 0;
+  CREATE INDEX tool_calls_failed ON tool_calls(success) WHERE success = 0;
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -234,6 +234,18 @@ interface RunResult {
   logLines: string[];
   /** The longest pause of the extension host during an ingest that read something, as the extension logs it. */
   longestPauseMs?: number;
+  /** The project's saved database: sql.js holds all of it in the extension host's memory. */
+  dbBytes: number;
+}
+
+function snapshotBytes(home: string): number {
+  const projects = path.join(home, 'projects');
+  let bytes = 0;
+  for (const id of fs.existsSync(projects) ? fs.readdirSync(projects) : []) {
+    const file = path.join(projects, id, 'db.sqlite');
+    if (fs.existsSync(file)) bytes += fs.statSync(file).size;
+  }
+  return bytes;
 }
 
 async function measure(size: number, opening: Opening, idleMs: number): Promise<RunResult> {
@@ -296,6 +308,7 @@ async function measure(size: number, opening: Opening, idleMs: number): Promise<
       idle = { ...(await cpuPercent(pid, idleMs)), seconds: idleMs / 1000 };
     }
     const at = (stamp: number | undefined) => (stamp === undefined ? NaN : stamp - clickAt);
+    const dbBytes = snapshotBytes(home);
     const logLines = ourLogLines(workbench, clickAt, outDir);
     return {
       events: size,
@@ -314,6 +327,7 @@ async function measure(size: number, opening: Opening, idleMs: number): Promise<
       baselineIdlePercent: baselineIdle,
       logLines,
       longestPauseMs: longestPause(logLines),
+      dbBytes,
     };
   } finally {
     await workbench?.stop();
@@ -362,6 +376,7 @@ export async function benchFootprint(): Promise<BenchSection> {
     Math.round(run.dataMs),
     round(run.hostCpuSecondsToData, 2),
     run.longestPauseMs ?? '-',
+    round(run.dbBytes / MB, 1),
     Math.round(run.rssBeforeBytes / MB),
     Math.round(run.rssAfterBytes / MB),
     Math.round((run.rssAfterBytes - run.rssBeforeBytes) / MB),
@@ -387,16 +402,21 @@ export async function benchFootprint(): Promise<BenchSection> {
   }
   for (const run of runs.filter((r) => r.idle)) {
     const percent = run.idle?.percent ?? NaN;
-    // The extension host idles at a few percent of its own (VS Code's other extensions): ours is the rise.
-    const ours = percent - (run.baselineIdlePercent ?? NaN);
+    // Ours cannot be told apart from the host's own idling (other extensions, VS Code itself): the host's
+    // whole idle CPU with us active bounds ours from above, and only that bound can show the target met.
+    const before = round(run.baselineIdlePercent ?? NaN, 2);
     targets.push(
-      `idle CPU at ${run.events.toLocaleString('en-US')} events: ${round(ours, 2)}% of a core added over ${run.idle?.seconds} s (target < 1%): ${verdict(ours < 1)}; the host: ${round(run.baselineIdlePercent ?? NaN, 2)}% before our activation, ${round(percent, 2)}% after`,
+      `idle CPU at ${run.events.toLocaleString('en-US')} events: the extension host in all ${round(percent, 2)}% of a core over ${run.idle?.seconds} s with Context Deck active (${before}% before it activated); ours is at most that (target < 1%): ${percent < 1 ? 'met' : 'not shown'}`,
     );
   }
   const million = runs.find((run) => run.events === 1_000_000 && run.opening === 'click');
   if (million) {
     const added = (million.rssAfterBytes - million.rssBeforeBytes) / MB;
     targets.push(`1M events: RSS added ${Math.round(added)} MB (target <= 300): ${verdict(added <= 300)}`);
+    const db = million.dbBytes / MB;
+    targets.push(
+      `1M events: database held in memory ${Math.round(db)} MB (target <= 100): ${verdict(db <= 100)}`,
+    );
   } else {
     const largest = runs.filter((run) => run.opening === 'click').at(-1);
     if (largest)
@@ -434,6 +454,7 @@ export async function benchFootprint(): Promise<BenchSection> {
       'data ms',
       'host CPU s to data',
       'longest host pause ms',
+      'database MB',
       'RSS before',
       'RSS after',
       'RSS added',

@@ -237,6 +237,9 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
       if (onlyProjectId !== undefined && projectId !== onlyProjectId) continue;
       const live = this.projects.find(projectId);
       if (!live) continue;
+      // A search at every progress update of a catch-up cost it a third of its time; it runs once at the end
+      // (a search the user types still runs: onlyProjectId).
+      if (live.progress && onlyProjectId === undefined) continue;
       try {
         const memory = memoryView(live, request);
         const key = JSON.stringify(memory);

@@ -39,7 +39,9 @@ export async function readActiveSession(
   if (!active) throw new Error(`no session file of any agent found for ${path.resolve(context.project)}`);
   const gauge = sessionGauge(active, { window });
   if (!gauge)
-    throw new Error(`${active.file}: this agent's session files do not say how full the context is`);
+    throw new Error(
+      `${active.file}: this session file records no token usage, so it does not say how full the context is`,
+    );
   await gauge.refresh();
   return { ...gauge.reading(), agent: gauge.agent };
 }

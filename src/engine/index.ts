@@ -62,7 +62,7 @@ export { clip, oneLine, shortDate } from './memory/text';
 export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
 export { ProjectEngine, type Role } from './project/projectEngine';
 export { identifyProject } from './project/projectIdentity';
-export { latestMeasurableSession, latestModel, sessionAgents, sessionCount } from './project/sessions';
+export { latestModel, sessionAgents, sessionCount } from './project/sessions';
 export {
   type AdviceState,
   readAdviceState,

@@ -14,6 +14,7 @@ import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { sessionAgents } from '../../src/engine/project/sessions';
 import { discoverFromUse, rankTools } from '../../src/engine/registry';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
+import { findActiveSession, sessionGauge } from '../../src/engine/transcripts/activeSession';
 import { SessionFileGauge } from '../../src/engine/transcripts/sessionFileGauge';
 import { FIXTURES_DIR, type Payload, tempWorkspace } from '../support/events';
 import { tsNodeArgs } from '../support/processes';
@@ -256,6 +257,53 @@ describe('opencode', () => {
 });
 
 describe("VS Code's agent transcript", () => {
+  test('the gauge follows a session whose transcript records usage, never one whose transcript does not', async () => {
+    const claudeDir = path.join(ws.home, 'no-claude');
+    const withUsage = path.join(ws.home, 'usage.jsonl');
+    const without = path.join(ws.home, 'hooks.jsonl');
+    fs.copyFileSync(path.join(FIXTURES_DIR, 'vscode/transcripts/usage-session.jsonl'), withUsage);
+    fs.copyFileSync(path.join(FIXTURES_DIR, 'vscode/transcripts/hooks-session.jsonl'), without);
+    const engine = await openEngine();
+    try {
+      for (const [sessionId, transcript] of [
+        ['measured', withUsage],
+        ['unmeasured', without],
+      ]) {
+        for (const name of ['SessionStart.json', 'UserPromptSubmit.json']) {
+          const payload = { ...fixture(`vscode/local/${name}`), session_id: sessionId, cwd: ws.project };
+          const run = await runRecorder(ws.home, {
+            ...payload,
+            transcript_path: transcript,
+            timestamp: new Date().toISOString(),
+          });
+          assert.equal(run.code, 0);
+        }
+        await engine.ingest();
+        const active = findActiveSession(engine.db, ws.project, { claudeDir });
+        if (transcript === without) {
+          // No usage recorded: no gauge of it (rather than one at 0%); the newest session that says stays.
+          assert.equal(active?.sessionId, 'measured');
+          assert.equal(sessionGauge({ agent: 'vscode', file: without, sessionId: 'unmeasured' }), undefined);
+          continue;
+        }
+        assert.deepEqual(active, { agent: 'vscode', file: withUsage, sessionId: 'measured' });
+        const gauge = sessionGauge(active!);
+        assert.ok(gauge);
+        await gauge.refresh();
+        const reading = gauge.reading();
+        // The last assistant.usage line: 21,900 prompt tokens (cached included) and the 85-token reply.
+        assert.equal(reading.tokens, 21_985);
+        assert.deepEqual(
+          reading.trend.map((point) => point.tokens),
+          [18_370, 21_740, 21_985],
+        );
+        assert.equal(reading.model, 'claude-sonnet-4.5');
+      }
+    } finally {
+      await engine.close();
+    }
+  });
+
   test('its transcript imports the session; calls the hooks also recorded are counted once', async () => {
     const transcript = path.join(ws.home, 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d.jsonl');
     fs.copyFileSync(path.join(FIXTURES_DIR, 'vscode/transcripts/hooks-session.jsonl'), transcript);

@@ -294,6 +294,21 @@ describe('context-deck gauge', () => {
     ]);
   });
 
+  test('a VS Code agent transcript that records usage gives a reading; one that does not says so', async () => {
+    const usage = path.join(FIXTURES_DIR, 'vscode/transcripts/usage-session.jsonl');
+    const result = await cli('gauge', '--json', '--transcript', usage, '--window', '100000');
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout);
+    assert.deepEqual([json.tokens, json.percent, json.model], [21_985, 22, 'claude-sonnet-4.5']);
+    const none = await cli(
+      'gauge',
+      '--transcript',
+      path.join(FIXTURES_DIR, 'vscode/transcripts/hooks-session.jsonl'),
+    );
+    assert.notEqual(none.code, 0);
+    assert.equal(none.stderr.split('\n').length, 1, none.stderr);
+  });
+
   test("finds the project's active transcript; without one it fails with one line", async () => {
     const claudeDir = path.join(ws.home, 'claude');
     const none = await cli('gauge', '--json', '--project', ws.project, '--claude-dir', claudeDir);

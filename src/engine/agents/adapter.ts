@@ -74,9 +74,10 @@ export type SessionItem =
 export interface SessionFiles {
   /**
    * Whether the files say how full the context is (token usage per turn): the live gauge follows only
-   * those agents' sessions.
+   * those agents' sessions. A function answers for one file, for agents whose files carry usage only in
+   * some versions.
    */
-  measuresContext: boolean;
+  measuresContext: boolean | ((file: string) => boolean);
   /** Session files under the agent's data folders that may belong to `projectRoot`, newest last. */
   find(projectRoot: string, env: NodeJS.ProcessEnv): string[];
   /** Whether a file's first lines (or bytes) are this agent's session format. */
@@ -140,4 +141,10 @@ export interface AgentAdapter {
   sessions?: SessionFiles;
   tools?: ToolConfig;
   memoryServer?: MemoryServerInstaller;
+}
+
+/** Whether `file`, a session file of the agent with these `sessions`, says how full the context is. */
+export function measuresContextOf(sessions: SessionFiles | undefined, file: string): boolean {
+  const measures = sessions?.measuresContext ?? false;
+  return typeof measures === 'function' ? measures(file) : measures;
 }

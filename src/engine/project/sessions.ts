@@ -11,22 +11,32 @@ export interface LatestSession {
 }
 
 /**
- * The most recently active session whose context can be measured: a Claude Code session that named its
- * transcript, or a session of one of `readable`, the agents whose session files carry usage.
+ * The `limit` most recently active sessions whose context may be measured: Claude Code sessions that named
+ * their transcript, and sessions of `readable`, the agents whose session files (may) carry usage. Newest first.
  */
-export function latestMeasurableSession(db: Store, readable: readonly AgentId[]): LatestSession | undefined {
-  const row = db.get(
-    `SELECT id, transcript_path, agent FROM sessions
-     WHERE agent = 'claude-code' AND transcript_path IS NOT NULL OR agent IN (SELECT value FROM json_each(?))
-     ORDER BY last_event_at DESC LIMIT 1`,
-    [JSON.stringify(readable)],
-  );
-  if (!row || !isAgentId(row.agent)) return undefined;
-  return {
-    id: String(row.id),
-    agent: row.agent,
-    transcriptPath: typeof row.transcript_path === 'string' ? row.transcript_path : undefined,
-  };
+export function latestMeasurableSessions(
+  db: Store,
+  readable: readonly AgentId[],
+  limit: number,
+): LatestSession[] {
+  return db
+    .all(
+      `SELECT id, transcript_path, agent FROM sessions
+       WHERE agent = 'claude-code' AND transcript_path IS NOT NULL OR agent IN (SELECT value FROM json_each(?))
+       ORDER BY last_event_at DESC LIMIT ?`,
+      [JSON.stringify(readable), limit],
+    )
+    .flatMap((row) =>
+      isAgentId(row.agent)
+        ? [
+            {
+              id: String(row.id),
+              agent: row.agent,
+              transcriptPath: typeof row.transcript_path === 'string' ? row.transcript_path : undefined,
+            },
+          ]
+        : [],
+    );
 }
 
 /** The model the latest session with one reported. */

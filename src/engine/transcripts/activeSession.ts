@@ -4,9 +4,10 @@
  */
 import * as fs from 'node:fs';
 import { AGENT_ADAPTERS, adapterOf } from '../agents';
+import { measuresContextOf } from '../agents/adapter';
 import type { AgentId } from '../agents/types';
 import { expandTilde } from '../project/paths';
-import { latestMeasurableSession } from '../project/sessions';
+import { latestMeasurableSessions } from '../project/sessions';
 import type { Store } from '../storage/store';
 import { recogniseSessionFile } from './agentSessionImport';
 import { ContextGauge, type ContextGaugeOptions } from './contextGauge';
@@ -46,6 +47,9 @@ export function newestStore(agent: AgentId, projectRoot: string): string | undef
   return adapterOf(agent)?.sessions?.find(projectRoot, process.env).at(-1);
 }
 
+/** Sessions looked at, newest first, for one whose file measures its context. */
+const RECENT_SESSIONS = 5;
+
 /**
  * The newest of: the session file the hooks last named (of an agent whose files carry usage), and the
  * newest transcript in Claude Code's folder. `db` is the project's database, when one is open.
@@ -59,14 +63,20 @@ export function findActiveSession(
   const readable = AGENT_ADAPTERS.filter((adapter) => adapter.sessions?.measuresContext).map(
     (adapter) => adapter.id,
   );
-  const latest = db && latestMeasurableSession(db, readable);
-  if (latest) {
-    const store = options.sharedStore ?? ((agent: AgentId) => newestStore(agent, projectRoot));
+  // The newest session whose file says how full its context is: an agent's files may in one version and
+  // not another (VS Code's), so a few recent sessions are looked at.
+  const store = options.sharedStore ?? ((agent: AgentId) => newestStore(agent, projectRoot));
+  for (const latest of db ? latestMeasurableSessions(db, readable, RECENT_SESSIONS) : []) {
     const file =
       latest.transcriptPath !== undefined
         ? expandTilde(latest.transcriptPath)
         : store(latest.agent, latest.id);
-    if (file) candidates.push({ agent: latest.agent, file, sessionId: latest.id });
+    if (!file) continue;
+    // Claude Code's transcripts always say (ContextGauge reads them); other agents' files as their adapter says.
+    if (latest.agent === 'claude-code' || measuresContextOf(adapterOf(latest.agent)?.sessions, file)) {
+      candidates.push({ agent: latest.agent, file, sessionId: latest.id });
+      break;
+    }
   }
   const found = findActiveTranscript(projectRoot, options.claudeDir);
   if (found) candidates.push({ agent: 'claude-code', file: found });
@@ -81,7 +91,7 @@ export function sessionOfFile(file: string): ActiveSession {
   return { agent: recognised?.adapter.id ?? 'claude-code', file };
 }
 
-/** The gauge for a session; undefined for agents whose files do not say how full the context is. */
+/** The gauge for a session; undefined where its file does not say how full the context is. */
 export function sessionGauge(
   active: ActiveSession,
   options: Pick<ContextGaugeOptions, 'projectRoot' | 'window'> = {},
@@ -89,6 +99,6 @@ export function sessionGauge(
   const { agent, file, sessionId } = active;
   if (agent === 'claude-code') return Object.assign(new ContextGauge(file, options), { agent });
   const sessions = adapterOf(agent)?.sessions;
-  if (!sessions?.measuresContext) return undefined;
+  if (!sessions || !measuresContextOf(sessions, file)) return undefined;
   return Object.assign(new SessionFileGauge(file, sessions, { ...options, sessionId }), { agent });
 }

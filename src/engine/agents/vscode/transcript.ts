@@ -366,9 +366,33 @@ export function readVscodeTranscriptFile(file: string): { items: SessionItem[]; 
   return readVscodeTranscript(content, path.basename(file, '.jsonl'));
 }
 
+/** How much of a transcript's end is looked at for usage: every turn of a build that records it has one. */
+const USAGE_LOOKBACK_BYTES = 256 * 1024;
+
+/**
+ * Whether a transcript records token usage (`assistant.usage` lines). No released VS Code writes them yet
+ * (they came with vscode PR #326983, closed unmerged), so most sessions give history but no gauge; a
+ * transcript that has them feeds the gauge.
+ */
+export function transcriptCarriesUsage(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const size = fs.fstatSync(fd).size;
+    const length = Math.min(size, USAGE_LOOKBACK_BYTES);
+    const tail = Buffer.alloc(length);
+    fs.readSync(fd, tail, 0, length, size - length);
+    // With both quotes: the type of a line, not the words inside an escaped message text.
+    return tail.includes('"assistant.usage"');
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 export const vscodeSessions: SessionFiles = {
-  // No released VS Code writes `assistant.usage` yet: its sessions give history, not a gauge.
-  measuresContext: false,
+  measuresContext: transcriptCarriesUsage,
   find: findVscodeTranscripts,
   recognise: recogniseVscodeTranscript,
   // An unreadable file rejects the promise rather than throwing where `read` is called.

@@ -1,12 +1,13 @@
 /**
  * What agents run for each hook event (`node <home>/bin/hook.js`): it runs the recorder beside it
  * (`recorder.js`) from a V8 code cache, so that a call does not pay again to compile the recorder's functions
- * (about 6 ms of the recorder's 25). The cache is written at exit by the first call that found none, or
+ * (about 6 ms a call). The cache is written at exit by the first call that found none, or
  * found one V8 rejected, and is keyed by Node's version, its flags, and the recorder file's size and time:
  * V8 itself checks only the source's length, and an update of the same length must not run stale code;
  * agents that run Node with other flags (which V8 would reject) each keep their own cache.
  *
- * Node built-ins only, by named imports (a namespace import costs a copy of the module's properties).
+ * Node built-ins only, by named imports (a namespace import costs a copy of the module's properties), so
+ * that the loader stays a small file of its own.
  */
 import {
   closeSync,
@@ -18,10 +19,10 @@ import {
   renameSync,
   unlinkSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
+import { note } from './note';
 
 const RECORDER = join(__dirname, 'recorder.js');
 const CACHE_DIR = join(__dirname, 'code-cache');
@@ -88,12 +89,14 @@ function saveCache(script: Script, { cacheFile, version }: Recorder): void {
 
 function run(): void {
   const recorder = readRecorder();
-  const { source } = recorder;
   const cachedData = readCache(recorder.cacheFile);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: RECORDER,
-    cachedData,
-  });
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${recorder.source}\n})`,
+    {
+      filename: RECORDER,
+      cachedData,
+    },
+  );
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(script, recorder));
   const entry = script.runInThisContext() as CommonJsEntry;
   const module = { exports: {} };
@@ -104,10 +107,6 @@ try {
   run();
 } catch (error) {
   // A hook must never hurt the agent: say why on stderr, record nothing, exit 0.
-  try {
-    writeSync(2, `context-deck hook: ${error instanceof Error ? error.message : String(error)}\n`);
-  } catch {
-    // Nowhere left to say it.
-  }
+  note(error);
   process.exitCode = 0;
 }

@@ -13,6 +13,7 @@ import { writeSync } from 'node:fs';
 import { version } from '../../package.json';
 import { appendEventLine, readsHookOutput, resolveHome } from '../engine/recording';
 import { claimEvent } from './duplicates';
+import { note } from './note';
 import { MAX_INPUT_BYTES, buildRecord } from './record';
 import { readStdin } from './stdin';
 
@@ -39,14 +40,6 @@ function parseArgs(argv: string[]): HookArgs {
     else args.agent = value;
   }
   return args;
-}
-
-function note(error: unknown): void {
-  try {
-    writeSync(2, `context-deck hook: ${error instanceof Error ? error.message : String(error)}\n`);
-  } catch {
-    // Nowhere left to say it.
-  }
 }
 
 function timeoutMs(): number {

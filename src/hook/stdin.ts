@@ -82,15 +82,15 @@ export function readStdin(limit: number, timeoutMs: number): Promise<StdinRead> 
       }
     };
 
-    let kind: 'readable' | 'other';
+    let readable: boolean;
     try {
       const stat = fstatSync(0);
-      kind = stat.isFile() || stat.isFIFO() || stat.isSocket() ? 'readable' : 'other';
+      readable = stat.isFile() || stat.isFIFO() || stat.isSocket();
     } catch {
       // No stdin at all: an empty input.
       return finish();
     }
-    if (kind === 'other') return fromStream();
+    if (!readable) return fromStream();
 
     let size = 64 * 1024;
     const next = () => {

@@ -60,7 +60,7 @@ export class LiveGauge implements vscode.Disposable {
   private gauge: SessionGauge | undefined;
   private sessionId: string | undefined;
   private storeLookup: { sessionId: string; file: string | undefined } | undefined;
-  private watchers: fs.FSWatcher[] = [];
+  private watcher: fs.FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** The session file's size and time when last read (undefined: not read yet). */
   private lastStamp: string | undefined;
@@ -84,8 +84,12 @@ export class LiveGauge implements vscode.Disposable {
   /** The context window setting changed: read the session again with it. */
   settingsChanged(): void {
     if (!this.gauge) return;
-    this.gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
+    this.configure(this.gauge);
     this.notify();
+  }
+
+  private configure(gauge: SessionGauge): void {
+    gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
   }
 
   private activeSession(): ActiveSession | undefined {
@@ -136,7 +140,7 @@ export class LiveGauge implements vscode.Disposable {
     if (this.disposed) return;
     try {
       if (!this.gauge) return;
-      this.gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
+      this.configure(this.gauge);
       const stamp = sessionFileStamp(this.gauge.transcript)?.key;
       if (stamp === undefined || stamp === this.lastStamp) return;
       this.lastStamp = stamp;
@@ -159,12 +163,13 @@ export class LiveGauge implements vscode.Disposable {
     const transcript = this.gauge?.transcript;
     if (transcript) {
       this.log.info(`context gauge follows ${transcript}`);
-      // The file grows with each turn; a newer session's file (after /clear) appears in the same folder.
+      // Its folder is watched rather than the file: the file grows with each turn (or is replaced by a
+      // rename), and a newer session's file (after /clear) appears beside it.
       const name = path.basename(transcript);
-      const watching =
-        this.watch(transcript, () => void this.refresh()) &&
-        // Its own name here too: a file replaced by a rename is no longer the one the first watcher follows.
-        this.watch(path.dirname(transcript), (file) => void (file === name ? this.refresh() : this.tick()));
+      const watching = this.watch(
+        path.dirname(transcript),
+        (file) => void (file === name ? this.refresh() : this.tick()),
+      );
       if (!watching) this.poll(FALLBACK_POLL_MS);
     } else {
       this.poll(DISCOVERY_POLL_MS);
@@ -179,7 +184,7 @@ export class LiveGauge implements vscode.Disposable {
         watcher.close();
         if (!this.disposed) this.poll(FALLBACK_POLL_MS);
       });
-      this.watchers.push(watcher);
+      this.watcher = watcher;
       return true;
     } catch {
       return false;
@@ -192,8 +197,8 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   private stopWatching(): void {
-    for (const watcher of this.watchers) watcher.close();
-    this.watchers = [];
+    this.watcher?.close();
+    this.watcher = undefined;
     clearInterval(this.timer);
     this.timer = undefined;
   }

@@ -75,6 +75,7 @@ export { adviseSession, dismissalKey } from './pruning/sessionAdvice';
 export {
   applyScan,
   type ConfigScan,
+  type DiscoveryResult,
   discoverFromUse,
   displayPath,
   planProjectServerEnabled,

@@ -18,6 +18,7 @@ import {
   applyScan,
   configLocations,
   type ConfigScan,
+  type DiscoveryResult,
   discoverFromUse,
   displayPath,
   planProjectServerEnabled,
@@ -46,6 +47,8 @@ const RANK_THROTTLE_MS = 2000;
 const CONFIRM_INTERVAL_MS = 3600_000;
 /** "Uses in 7 days" and the 30-day rule move with time even when nothing happens. */
 const RERANK_INTERVAL_MS = 10 * 60_000;
+/** New calls read into the registry per task after a catch-up (all of a 1M-event backlog took 400 ms at once). */
+const DISCOVERY_SLICE_CALLS = 5000;
 
 /** Versions are unique across the window, so a reopened project never repeats one the dashboard has. */
 let lastVersion = 0;
@@ -166,7 +169,7 @@ export class ProjectTools implements vscode.Disposable {
    * Called by the LiveProject inside its queue, right after an ingest, rebuild or history import: new tool
    * calls join the registry (and may demote or restore tools); a new session start rescans the config.
    */
-  afterIngest(kind: 'ingest' | 'rebuild' | 'import', events: number): void {
+  async afterIngest(kind: 'ingest' | 'rebuild' | 'import', events: number): Promise<void> {
     if (this.disposed || this.host.engine.role !== 'writer') return;
     if (kind === 'rebuild') {
       // A rebuilt database starts with an empty registry: declare the config's tools again.
@@ -177,7 +180,7 @@ export class ProjectTools implements vscode.Disposable {
       this.scheduleScan(0);
     }
     try {
-      const found = discoverFromUse(this.host.engine);
+      const found = await this.discoverInSlices();
       if (found.calls > 0 || kind === 'rebuild') {
         if (found.added.length || found.demoted.length || found.recovered.length)
           this.log.info(
@@ -187,6 +190,20 @@ export class ProjectTools implements vscode.Disposable {
       }
     } catch (error) {
       this.log.error(`discovering tools of ${this.host.name} failed`, error);
+    }
+  }
+
+  /** Read new calls into the registry a slice at a time, letting the host breathe between slices. */
+  private async discoverInSlices(): Promise<DiscoveryResult> {
+    const total: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [], more: false };
+    for (;;) {
+      const slice = discoverFromUse(this.host.engine, DISCOVERY_SLICE_CALLS);
+      total.calls += slice.calls;
+      total.added.push(...slice.added);
+      total.demoted.push(...slice.demoted);
+      total.recovered.push(...slice.recovered);
+      if (!slice.more || this.disposed) return total;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

@@ -146,11 +146,6 @@ test(`SIGKILL at ${KILLS} random moments during a ${TOTAL_LINES}-line ingest los
     const message = `seed ${seed}`;
     assert.equal(counts.events, TOTAL_LINES, message);
     assert.equal(counts.rejected, 0, `torn lines were waited for, not rejected (${message})`);
-    assert.equal(
-      engine.db.number('SELECT count(*) FROM (SELECT DISTINCT offset FROM events)'),
-      TOTAL_LINES,
-      message,
-    );
     assert.equal(counts.prompts, TOTAL_LINES / 10, message);
     assert.equal(counts.toolCalls, TOTAL_LINES - TOTAL_LINES / 10, message);
     assert.equal(engine.db.number('SELECT max(offset) FROM log_files'), fs.statSync(file).size, message);

@@ -1,15 +1,23 @@
 /**
- * The dashboard's event figures (events per agent, the newest event) come from counters kept by ingest, not
- * from scans of the events table: they must say what a scan would, after any mix of ingests, and in a
- * database written before the counters existed (the migration fills them).
+ * What is read of events (how many, per agent, the newest, the ids other rows name them by) comes from
+ * counters kept by ingest; there is no table of events. The counters must hold after any mix of ingests,
+ * and a database written when there was a table gets them from its rows.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { MIGRATIONS } from '../../src/engine/storage/schema';
+import { migrate } from '../../src/engine/storage/schema';
+import { Store } from '../../src/engine/storage/store';
+import {
+  eventCount,
+  eventsByAgent,
+  firstNewEventId,
+  lastEventReceivedAt,
+} from '../../src/engine/log/eventCounters';
 import { FIXTURES_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
+import { databaseBefore } from '../support/oldSchema';
 
 let ws: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {
@@ -17,72 +25,90 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-function vscodeEvents(cwd: string, at: number): Array<Record<string, unknown>> {
-  return ['SessionStart.json', 'UserPromptSubmit.json', 'PostToolUse.read_file.json'].map((name, i) => ({
+/** VS Code's hook events carry no recorder time: they are stamped with the time of ingest. */
+function vscodeEvents(cwd: string): Array<Record<string, unknown>> {
+  return ['SessionStart.json', 'UserPromptSubmit.json', 'PostToolUse.read_file.json'].map((name) => ({
     ...(JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, 'vscode/local', name), 'utf8')) as object),
     cwd,
-    timestamp: new Date(at + i * 1000).toISOString(),
   }));
 }
 
-/** What scans of the events table say. */
-function scanned(engine: ProjectEngine) {
-  const agents = Object.fromEntries(
-    engine.db
-      .all('SELECT agent, count(*) AS n FROM events WHERE agent IS NOT NULL GROUP BY agent ORDER BY agent')
-      .map((row) => [String(row.agent), Number(row.n)]),
-  );
-  const newest = engine.db.get('SELECT max(received_at) AS at FROM events')?.at;
-  return { agents, lastEventAt: newest == null ? null : Number(newest) };
-}
-
-const shown = (engine: ProjectEngine) => ({
-  agents: engine.counts().agents,
-  lastEventAt: engine.lastEventAt(),
-});
-
-test('events per agent and the newest event match a scan of the table, ingest after ingest', async () => {
-  const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+test('events, events per agent and the newest event are counted ingest after ingest; ids never repeat', async () => {
+  const ingestedAt = 2e12;
+  const engine = await ProjectEngine.open({
+    home: ws.home,
+    folder: ws.project,
+    role: 'writer',
+    now: () => ingestedAt,
+  });
   try {
-    assert.deepEqual(shown(engine), { agents: {}, lastEventAt: null });
-    appendEvents(
-      ws.home,
-      sessionEvents({ sessionId: 's1', cwd: ws.project, startAt: 1e12, tools: [{ tool: 'Read' }] }),
-    );
+    assert.deepEqual(engine.counts().agents, {});
+    assert.equal(engine.lastEventAt(), null);
+    const first = sessionEvents({
+      sessionId: 's1',
+      cwd: ws.project,
+      startAt: 1e12,
+      tools: [{ tool: 'Read' }, { tool: 'Bash', error: 'exit 1' }],
+    });
+    appendEvents(ws.home, first);
     await engine.ingest();
-    appendEvents(ws.home, vscodeEvents(ws.project, 1e12 + 60_000), 'vscode.jsonl');
-    appendEvents(
-      ws.home,
-      sessionEvents({ sessionId: 's2', cwd: ws.project, startAt: 1e12 + 120_000, tools: [] }),
-    );
+    assert.equal(engine.counts().events, first.length);
+    assert.equal(engine.lastEventAt(), 1e12 + (first.length - 1) * 1000);
+
+    const second = sessionEvents({
+      sessionId: 's2',
+      cwd: ws.project,
+      startAt: 1e12 + 120_000,
+      tools: [{ tool: 'Edit' }],
+    });
+    appendEvents(ws.home, vscodeEvents(ws.project), 'vscode.jsonl');
+    appendEvents(ws.home, second);
     await engine.ingest();
-    const expected = scanned(engine);
-    assert.equal(expected.agents.vscode, 3);
-    assert.ok(expected.agents['claude-code'] > 0);
-    assert.deepEqual(shown(engine), expected);
+    const counts = engine.counts();
+    assert.equal(counts.events, first.length + second.length + 3);
+    assert.deepEqual(counts.agents, { 'claude-code': first.length + second.length, vscode: 3 });
+    assert.equal(engine.lastEventAt(), ingestedAt);
+
+    // Tool calls name their event: ids from the second ingest follow those of the first.
+    const eventIds = engine.db
+      .all('SELECT event_id FROM tool_calls ORDER BY event_id')
+      .map((row) => Number(row.event_id));
+    assert.equal(eventIds.length, 4);
+    assert.equal(new Set(eventIds).size, eventIds.length);
+    assert.ok(Math.max(...eventIds) <= counts.events);
   } finally {
     await engine.close();
   }
 });
 
-test('a database written before the counters gets them from its rows', async () => {
-  const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
-  try {
-    appendEvents(
-      ws.home,
-      sessionEvents({ sessionId: 's1', cwd: ws.project, startAt: 1e12, tools: [{ tool: 'Bash' }] }),
+test('a database written with a table of events gets its counters from the rows, and the table goes', async () => {
+  const db = await databaseBefore('DROP TABLE events');
+  const rows: Array<[number, number, string | null]> = [
+    [1, 1000, 'claude-code'],
+    [2, 3000, 'claude-code'],
+    [3, 2000, null],
+    [7, 4000, 'codex'],
+  ];
+  for (const [id, at, agent] of rows)
+    db.run(
+      "INSERT INTO events (id, file_id, offset, received_at, session_id, kind, agent) VALUES (?, 1, ?, ?, 's', 'PostToolUse', ?)",
+      [id, id * 100, at, agent],
     );
-    appendEvents(ws.home, vscodeEvents(ws.project, 1e12 + 60_000), 'vscode.jsonl');
-    await engine.ingest();
-    const expected = scanned(engine);
-    // As the version before: no counters, no index.
-    engine.db.run("DELETE FROM counters WHERE name LIKE 'events.%'");
-    engine.db.run('DROP INDEX tool_calls_failed');
-    const migration = MIGRATIONS.find((sql) => sql.includes('events.last_received_at'));
-    assert.ok(migration);
-    for (const statement of migration.split(';')) if (statement.trim()) engine.db.run(statement);
-    assert.deepEqual(shown(engine), expected);
+  // The counters an ingest of that version kept.
+  db.run(
+    "INSERT INTO counters (name, value) VALUES ('events.agent:claude-code', 2), ('events.agent:codex', 1)",
+  );
+  db.run("INSERT INTO counters (name, value) VALUES ('events.last_received_at', 4000)");
+  migrate(db);
+  const store = new Store(db);
+  try {
+    assert.equal(eventCount(store), 4);
+    assert.deepEqual(eventsByAgent(store), { 'claude-code': 2, codex: 1 });
+    assert.equal(lastEventReceivedAt(store), 4000);
+    assert.equal(store.get("SELECT name FROM sqlite_schema WHERE name = 'events'"), undefined);
+    // The next event takes the id after the highest ever given, not after the count.
+    assert.equal(firstNewEventId(store), 8);
   } finally {
-    await engine.close();
+    store.close();
   }
 });

@@ -79,8 +79,6 @@ describe('ingestion', () => {
     const result = await engine.ingest();
     assert.equal(result.events, examples.length);
     assert.equal(result.rejected, 0);
-    const kinds = engine.db.all('SELECT DISTINCT kind FROM events').map((row) => row.kind);
-    assert.equal(kinds.length, examples.length);
     // The docs reuse one tool_use_id for the success and the failure example; both are events.
     assert.equal(engine.counts().toolCalls, 1);
   });

@@ -29,7 +29,7 @@ import {
   resolveDraft,
 } from '../../src/engine/memory/summarise';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { MIGRATIONS, migrate } from '../../src/engine/storage/schema';
+import { migrate } from '../../src/engine/storage/schema';
 import { loadSqlJs } from '../../src/engine/storage/sqlJs';
 import { Store } from '../../src/engine/storage/store';
 import {
@@ -40,6 +40,7 @@ import {
   hookExample,
   tempWorkspace,
 } from '../support/events';
+import { databaseBefore } from '../support/oldSchema';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const CWD = '/work/app';
@@ -551,12 +552,7 @@ describe('search', () => {
   });
 
   test('observations indexed before the prefix-index upgrade are found after it', async () => {
-    const SQL = await loadSqlJs();
-    const db = new SQL.Database();
-    const prefixUpgrade = MIGRATIONS.findIndex((migration) => migration.includes('prefix='));
-    assert.ok(prefixUpgrade > 0);
-    for (const migration of MIGRATIONS.slice(0, prefixUpgrade)) db.exec(migration);
-    db.exec(`PRAGMA user_version = ${prefixUpgrade}`);
+    const db = await databaseBefore('prefix=');
     // Written as that version wrote them: the row, then its full-text entry.
     db.run(
       `INSERT INTO observations (seq, id, session_id, type, source, text, tokens, at)

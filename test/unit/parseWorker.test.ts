@@ -107,7 +107,7 @@ function backlog(project: string, elsewhere: string): Buffer {
 function rows(engine: ProjectEngine): Record<string, unknown[]> {
   const dump = (sql: string) => engine.db.all(sql);
   return {
-    events: dump('SELECT * FROM events ORDER BY id'),
+    counters: dump('SELECT * FROM counters ORDER BY name'),
     sessions: dump('SELECT * FROM sessions ORDER BY id'),
     toolCalls: dump('SELECT * FROM tool_calls ORDER BY id'),
     prompts: dump('SELECT * FROM prompts ORDER BY id'),

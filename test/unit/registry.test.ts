@@ -289,8 +289,53 @@ describe('discovery from use and failure demotion (seed 002)', () => {
     assert.equal(discoverFromUse(engine).calls, 0, 'nothing new, nothing read');
     call('Read', NOW);
     const second = discoverFromUse(engine);
-    assert.deepEqual(second, { calls: 1, added: [], demoted: [], recovered: [] });
+    assert.deepEqual(second, { calls: 1, added: [], demoted: [], recovered: [], more: false });
     assert.equal(find(rank({}), 'Read').usesTotal, 2);
+  });
+
+  test('read in slices (a catch-up lets the host run between them), calls make the same registry as one pass', async () => {
+    const script = () => {
+      calls('Read', 7, NOW - 50_000);
+      call('Bash', NOW - 40_000, { error: 'Exit code 1' });
+      call('mcp__tidewave__project_eval', NOW - 39_000, { transcript: true });
+      call('Bash', NOW - 38_000, { error: 'Exit code 2' });
+      call('Bash', NOW - 37_000, { error: 'Exit code 3' });
+      calls('Edit', 4, NOW - 30_000);
+      call('Bash', NOW - 20_000);
+    };
+    script();
+    const sliced = { calls: 0, added: [] as string[], passes: 0 };
+    for (let more = true; more;) {
+      const slice = discoverFromUse(engine, 3);
+      sliced.calls += slice.calls;
+      sliced.added.push(...slice.added);
+      sliced.passes++;
+      more = slice.more;
+    }
+    const other = tempWorkspace('cd-registry-whole-');
+    const whole = await ProjectEngine.open({ home: other.home, folder: other.project, role: 'writer' });
+    const registry = (of: ProjectEngine) =>
+      of.db.all(
+        `SELECT name, type, scope, origin, status, usage_count, failure_count, last_used_at, window_calls,
+           window_failures, last5_failures, last_error FROM tool_registry ORDER BY name`,
+      );
+    try {
+      const saved = engine;
+      engine = whole;
+      script();
+      engine = saved;
+      const once = discoverFromUse(whole);
+      assert.equal(sliced.passes, 6);
+      assert.deepEqual(
+        { calls: sliced.calls, added: sliced.added.sort() },
+        { calls: once.calls, added: once.added.sort() },
+      );
+      assert.deepEqual(registry(engine), registry(whole));
+      assert.equal(statusOf('Bash').status, 'active', 'the last call, a success, decides');
+    } finally {
+      await whole.close();
+      other.cleanup();
+    }
   });
 
   test('3 failures among the last 5 calls demote a tool with its last error; a success restores it', () => {

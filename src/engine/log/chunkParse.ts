@@ -23,7 +23,7 @@ import type { Router } from './routing';
 
 /** Row values of a chunk, flat (a few arrays of primitives cross between threads far faster than objects). */
 export interface ParsedChunk {
-  /** Per event routed here: offset, received_at, session_id, kind, agent. Event ids are assigned by the writer. */
+  /** Per event routed here: received_at, agent (what the event counters keep). Event ids are assigned by the writer. */
   events: Array<number | string | null>;
   /** Per tool call: event index in the chunk, tool_use_id, session_id, tool_name, success, duration_ms, error, at. */
   toolCalls: Array<number | string | null>;
@@ -39,7 +39,7 @@ export interface ParsedChunk {
   foreign: number;
 }
 
-export const EVENT_WIDTH = 5;
+export const EVENT_WIDTH = 2;
 export const TOOL_CALL_WIDTH = 8;
 export const PROMPT_WIDTH = 4;
 export const SESSION_WIDTH = 10;
@@ -137,7 +137,7 @@ export function parseChunk(
       return;
     }
     const at = toEpochMs(recorderFields(payload).ts) ?? ingestedAt;
-    addEvent(parsed, sessions, payload, offset, at);
+    addEvent(parsed, sessions, payload, at);
   };
 
   if (isAscii(buffer)) {
@@ -184,7 +184,6 @@ function addEvent(
   parsed: ParsedChunk,
   sessions: Map<string, SessionFacts>,
   payload: EventPayload,
-  offset: number,
   at: number,
 ): void {
   const name = stringField(payload, 'hook_event_name') ?? 'unknown';
@@ -192,14 +191,14 @@ function addEvent(
   if (isMemoryEvent(name)) {
     // The memory's own writes: no agent's event, and no session's activity.
     const sessionId = stringField(payload, 'session_id') ?? null;
-    parsed.events.push(offset, at, sessionId, name, null);
+    parsed.events.push(at, null);
     const item = analyseMemoryEvent(payload, name);
     if (item) parsed.memory.push({ event, sessionId, at, item });
     return;
   }
   const agentEvent = normalisePayload(payload, recorderFields(payload).agent);
   const sessionId = agentEvent?.sessionId ?? null;
-  parsed.events.push(offset, at, sessionId, agentEvent?.name ?? name, agentEvent?.agent ?? null);
+  parsed.events.push(at, agentEvent?.agent ?? null);
   if (!agentEvent) return;
   if (sessionId) noteSession(sessions, sessionId, agentEvent, at);
 

@@ -1,7 +1,7 @@
 /**
- * What the dashboard shows of the `events` table, kept as counters as rows are written: counting events per
- * agent and finding the newest took a scan of the whole table (about 95 ms at 100,000 events in sql.js) at
- * every dashboard update.
+ * What is read of events, kept as counters as they are ingested (there is no table of events: the log is
+ * their record): how many, per agent, the newest, and the last id given (tool calls, prompts and
+ * observations name their event by id).
  */
 import type { Store } from '../storage/store';
 import { EVENT_WIDTH } from './chunkParse';
@@ -9,23 +9,45 @@ import { EVENT_WIDTH } from './chunkParse';
 // The same names fill the counters of older databases in schema.ts's migration.
 export const AGENT_PREFIX = 'events.agent:';
 export const LAST_RECEIVED_AT = 'events.last_received_at';
+const COUNT = 'events.count';
+const LAST_ID = 'events.last_id';
 
-/** Count a chunk's event rows (`EVENT_WIDTH` values each: offset, received at, session, kind, agent). */
-export function countEventRows(store: Store, events: ReadonlyArray<unknown>): void {
+function counter(store: Store, name: string): number {
+  return store.number('SELECT value FROM counters WHERE name = ?', [name]);
+}
+
+function addTo(store: Store, name: string, value: number): void {
+  store.run(
+    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+    [name, value],
+  );
+}
+
+/** Ids for a chunk's events, in order: its first event's. */
+export function firstNewEventId(store: Store): number {
+  return counter(store, LAST_ID) + 1;
+}
+
+/** All events ingested. */
+export function eventCount(store: Store): number {
+  return counter(store, COUNT);
+}
+
+/** Count a chunk's events (`EVENT_WIDTH` values each: received at, agent), which took the ids from `firstNewEventId`. */
+export function countEvents(store: Store, events: ReadonlyArray<unknown>): void {
+  const count = events.length / EVENT_WIDTH;
+  if (count === 0) return;
+  addTo(store, COUNT, count);
+  addTo(store, LAST_ID, count);
   const perAgent = new Map<string, number>();
   let newest: number | undefined;
   for (let i = 0; i < events.length; i += EVENT_WIDTH) {
-    const at = events[i + 1];
-    const agent = events[i + 4];
+    const at = events[i];
+    const agent = events[i + 1];
     if (typeof at === 'number' && (newest === undefined || at > newest)) newest = at;
     if (typeof agent === 'string') perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
   }
-  for (const [agent, count] of perAgent) {
-    store.run(
-      'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
-      [AGENT_PREFIX + agent, count],
-    );
-  }
+  for (const [agent, agentCount] of perAgent) addTo(store, AGENT_PREFIX + agent, agentCount);
   if (newest !== undefined) {
     store.run(
       'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)',

@@ -1,35 +1,18 @@
 import { BatchInsert } from '../storage/batchInsert';
-import { countEventRows } from './eventCounters';
-import {
-  EVENT_WIDTH,
-  PROMPT_WIDTH,
-  type ParsedChunk,
-  REJECT_WIDTH,
-  SESSION_WIDTH,
-  TOOL_CALL_WIDTH,
-} from './chunkParse';
+import { countEvents, firstNewEventId } from './eventCounters';
+import { PROMPT_WIDTH, type ParsedChunk, REJECT_WIDTH, SESSION_WIDTH, TOOL_CALL_WIDTH } from './chunkParse';
 import { ObservationWriter } from '../memory/observationWriter';
 import { PromptRows } from './promptRows';
 import type { Store } from '../storage/store';
 
-/** Writes a parsed chunk's rows (events, sessions, tool calls, prompts, observations, rejects) inside an open transaction. */
+/** Writes a parsed chunk's rows (event counters, sessions, tool calls, prompts, observations, rejects) inside an open transaction. */
 export class EventRowWriter {
-  private readonly events: BatchInsert;
   private readonly toolCalls: BatchInsert;
   private readonly prompts: PromptRows;
   private readonly sessionRows: BatchInsert;
   private readonly rejects: BatchInsert;
 
   constructor(private readonly store: Store) {
-    // Ids are not bound: SQLite gives each row max(id) + 1, the ids the other rows were given to refer to.
-    this.events = new BatchInsert(store, 'events', [
-      'file_id',
-      'offset',
-      'received_at',
-      'session_id',
-      'kind',
-      'agent',
-    ]);
     this.toolCalls = new BatchInsert(
       store,
       'tool_calls',
@@ -76,8 +59,7 @@ export class EventRowWriter {
 
   /** Write one chunk of `fileId`'s lines (consuming it: event indexes become ids in place); rejects are stamped `rejectedAt`. */
   write(parsed: ParsedChunk, fileId: number, rejectedAt: number): void {
-    // Event ids are known here instead of asked back per row.
-    const firstEventId = this.store.number('SELECT coalesce(max(id), 0) + 1 FROM events');
+    const firstEventId = firstNewEventId(this.store);
     const { events, toolCalls, prompts, sessions, rejects } = parsed;
     // First, so the summariser reads its sessions' state as it was before this chunk.
     if (parsed.memory.length > 0) {
@@ -90,10 +72,7 @@ export class EventRowWriter {
       observations.flush();
     }
 
-    const file = [fileId];
-    for (let i = 0; i < events.length; i += EVENT_WIDTH) this.events.addFrom(events, i, file);
-    this.events.flush();
-    countEventRows(this.store, events);
+    countEvents(this.store, events);
 
     for (let i = 0; i < toolCalls.length; i += TOOL_CALL_WIDTH) {
       toolCalls[i] = firstEventId + (toolCalls[i] as number);

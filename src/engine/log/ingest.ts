@@ -8,6 +8,7 @@ import { NO_FOLLOW_NO_WAIT } from '../storage/privateFiles';
 import type { Routes } from './routing';
 import type { Store } from '../storage/store';
 import { dropImportedActivity } from '../transcripts/sharedActivity';
+import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
@@ -128,6 +129,8 @@ function readRange(fd: number, start: number, length: number): Buffer {
   const read = fs.readSync(fd, buffer, 0, length, start);
   return buffer.subarray(0, read);
 }
+
+const yieldToHost = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function identityOf(stat: fs.Stats): string {
   return `${stat.dev}:${stat.ino}`;
@@ -287,6 +290,10 @@ export class Ingestor {
             ],
           );
         });
+        if (parsed.memory.length > 0) {
+          await yieldToHost();
+          mergeSomeOfMemoryIndex(this.store);
+        }
         result.events += events;
         result.rejected += rejected;
         result.foreign += parsed.foreign;
@@ -296,7 +303,7 @@ export class Ingestor {
         options.onProgress?.({ ...progress });
         await options.afterChunk?.();
         // Let the host's other work run between chunks of a large backlog.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldToHost();
       }
     } finally {
       await reading.catch(() => undefined);

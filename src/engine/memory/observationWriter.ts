@@ -27,6 +27,15 @@ function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean 
   return shared / (small.size + large.size - shared) >= DUPLICATE_OVERLAP;
 }
 
+/**
+ * Do a bounded share (about 50 pages) of the full-text index's pending segment merges. Run after each chunk
+ * of a catch-up, as a task of its own: otherwise the index merges 16 segments of a level at once, in the
+ * commit that fills the level, which held the extension host for 100 ms and more.
+ */
+export function mergeSomeOfMemoryIndex(store: Store): void {
+  store.run("INSERT INTO observations_fts (observations_fts) VALUES ('merge=50,8')");
+}
+
 export class ObservationWriter {
   private started = false;
   private nextSeq = 0;

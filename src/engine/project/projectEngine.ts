@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { IngestCounts, RejectView } from '../../shared/protocol';
 import { bundledParseWorker } from '../log/chunkReaders';
-import { eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
+import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
 import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
@@ -234,7 +234,7 @@ export class ProjectEngine {
   counts(): IngestCounts {
     const db = this.store;
     return {
-      events: db.number('SELECT count(*) FROM events'),
+      events: eventCount(db),
       rejected: db.number('SELECT count(*) FROM rejects'),
       sessions: db.number('SELECT count(*) FROM sessions'),
       toolCalls: db.number('SELECT count(*) FROM tool_calls'),

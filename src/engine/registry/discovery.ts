@@ -15,6 +15,8 @@ export interface DiscoveryResult {
   demoted: string[];
   /** Demoted tools that succeeded again. */
   recovered: string[];
+  /** Calls are left to read: `maxCalls` stopped this pass. */
+  more: boolean;
 }
 
 /** Calls whose outcomes give the success rate (Laminark: the last 50). */
@@ -23,6 +25,8 @@ const DEMOTE_WINDOW = 5;
 /** Longest error message kept as a demotion reason. */
 const MAX_REASON = 200;
 const LAST_CALL_COUNTER = 'tool_registry.last_call_id';
+const COUNTER_UPSERT =
+  'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value';
 
 type NewCalls = {
   tool_name: string;
@@ -50,23 +54,36 @@ function clipReason(error: string | null): string {
   return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON - 1)}…` : text;
 }
 
-export function discoverFromUse(engine: RegistryWriter): DiscoveryResult {
+/**
+ * Read the calls recorded since the last pass (at most `maxCalls` of them: a catch-up's hundreds of
+ * thousands of calls are read in slices, between which the caller lets other work run). Reading in slices
+ * ends in the same registry as one pass: each slice judges a tool by its latest calls, whichever slice
+ * they are in.
+ */
+export function discoverFromUse(engine: RegistryWriter, maxCalls = Number.MAX_SAFE_INTEGER): DiscoveryResult {
   assertWriter(engine, 'update the tool registry');
   const db = engine.db;
   const result = db.transaction((): DiscoveryResult => {
     const after = db.number(`SELECT coalesce(max(value), 0) FROM counters WHERE name = ?`, [
       LAST_CALL_COUNTER,
     ]);
+    const upTo = Math.min(Number.MAX_SAFE_INTEGER, after + maxCalls);
     const batches = readRows<NewCalls>(
       db,
       `SELECT tool_name, count(*) AS calls, sum(success = 0) AS failures, min(at) AS first_at,
          max(at) AS last_at, max(event_id IS NOT NULL) AS hooked, max(t.id) AS last_id,
          group_concat(DISTINCT s.agent) AS agents
-       FROM tool_calls t LEFT JOIN sessions s ON s.id = t.session_id WHERE t.id > ? GROUP BY tool_name`,
-      [after],
+       FROM tool_calls t LEFT JOIN sessions s ON s.id = t.session_id WHERE t.id > ? AND t.id <= ?
+       GROUP BY tool_name`,
+      [after, upTo],
     );
-    const found: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [] };
-    if (batches.length === 0) return found;
+    const more = db.get('SELECT 1 AS found FROM tool_calls WHERE id > ? LIMIT 1', [upTo]) !== undefined;
+    const found: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [], more };
+    if (batches.length === 0) {
+      // Ids freed by deleted calls: the next slice starts after them.
+      if (more) db.run(COUNTER_UPSERT, [LAST_CALL_COUNTER, upTo]);
+      return found;
+    }
     const servers: ConfiguredServers = new Map(
       readRows(
         db,
@@ -139,10 +156,7 @@ export function discoverFromUse(engine: RegistryWriter): DiscoveryResult {
       if (previous === 'demoted' && next === 'active') found.recovered.push(name);
       if (previous !== 'demoted' && previous !== 'stale' && next === 'demoted') found.demoted.push(name);
     }
-    db.run(
-      `INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
-      [LAST_CALL_COUNTER, Math.max(...batches.map((batch) => batch.last_id))],
-    );
+    db.run(COUNTER_UPSERT, [LAST_CALL_COUNTER, Math.max(...batches.map((batch) => batch.last_id))]);
     return found;
   });
   if (result.calls > 0) engine.noteExternalChange();

@@ -195,6 +195,18 @@ export const MIGRATIONS: readonly string[] = [
     SELECT 'events.last_received_at', max(received_at) FROM events HAVING count(*) > 0;
   CREATE INDEX tool_calls_failed ON tool_calls(success) WHERE success = 0;
   `,
+  // The events table was read only for its row count and the next id (tool calls, prompts and observations
+  // name the event they came from): two counters replace its row per event, a fifth of the database.
+  `
+  INSERT OR REPLACE INTO counters (name, value) SELECT 'events.count', count(*) FROM events;
+  INSERT OR REPLACE INTO counters (name, value) SELECT 'events.last_id', coalesce(max(id), 0) FROM events;
+  DROP TABLE events;
+  `,
+  // The memory's full-text index merges its segments a little at each commit instead of all at once when
+  // 16 pile up at a level: such a merge held the extension host for 100 ms and more during a catch-up.
+  `
+  INSERT INTO observations_fts (observations_fts) VALUES ('automerge=8');
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

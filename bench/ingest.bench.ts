@@ -14,25 +14,21 @@ import { PAGE_SIZE } from '../src/engine/storage/store';
 import { bundleForNode } from '../test/support/bundle';
 import { type BenchSection, median, round } from './report';
 
-const TABLES = [
-  'log_files',
-  'events',
-  'sessions',
-  'tool_calls',
-  'prompts',
-  'rejects',
-  'observations',
-] as const;
+const TABLES = ['log_files', 'sessions', 'tool_calls', 'prompts', 'rejects', 'observations'] as const;
 
 /** A realistic mix: sessions of ~40 events, prompts, tool calls with small to medium outputs, 5% failures. */
-export function writeEventLog(file: string, count: number, cwd: string): number {
+export function writeEventLog(
+  file: string,
+  count: number,
+  cwd: string,
+  timing: { start: number; stepMs: number } = { start: Date.parse('2026-10-01T00:00:00Z'), stepMs: 1500 },
+): number {
   const fd = fs.openSync(file, 'w');
   const tools = ['Read', 'Edit', 'Bash', 'Grep', 'Glob', 'Write', 'mcp__github__search_issues', 'Task'];
   let buffer = '';
-  const base = Date.parse('2026-10-01T00:00:00Z');
   for (let i = 0; i < count; i++) {
     const session = `sess-${Math.floor(i / 40)}`;
-    const ts = new Date(base + i * 1500).toISOString();
+    const ts = new Date(timing.start + i * timing.stepMs).toISOString();
     const common = {
       session_id: session,
       transcript_path: `/home/u/.claude/projects/x/${session}.jsonl`,

@@ -54,6 +54,8 @@ export function activate(context: vscode.ExtensionContext): void {
       } else if (event.affectsConfiguration('contextDeck.ingest.pollIntervalSeconds')) current.restartPoll();
       if (event.affectsConfiguration('contextDeck.contextWindow'))
         for (const live of current.all) live.gauge.settingsChanged();
+      if (event.affectsConfiguration('contextDeck.history.detailDays'))
+        for (const live of current.all) void live.exclusive(() => live.foldOldHistory(true));
     }),
   );
 

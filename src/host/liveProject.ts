@@ -27,6 +27,8 @@ export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
  * run whatever waits between two chunks.
  */
 const HOST_CHUNK_BYTES = 128 * 1024;
+/** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
+const FOLD_EVERY_CHUNKS = 64;
 /** How long a follower waits for the writer's snapshot to show a change made here, and how often it looks. */
 const WRITER_WAIT_MS = 5000;
 const WRITER_POLL_MS = 150;
@@ -98,6 +100,7 @@ export class LiveProject {
         cancel.dispose();
         this.transcriptCount.at = 0;
         await this.tools.afterIngest('import', 0);
+        await this.foldOldHistory(true);
         this.nextContext.schedule();
         this.notify();
       }
@@ -164,11 +167,15 @@ export class LiveProject {
     pauses.enable();
     // An ingest that found nothing new changes nothing on screen: the idle poll must not redraw.
     let changed = kind === 'rebuild';
+    let chunks = 0;
     try {
       const options = {
         signal: abort.signal,
         chunkBytes: HOST_CHUNK_BYTES,
-        afterChunk: () => new Promise<void>((resolve) => setImmediate(resolve)),
+        afterChunk: async () => {
+          // A long catch-up folds old detail as it goes, so the database never holds all of it at once.
+          if (++chunks % FOLD_EVERY_CHUNKS === 0) await this.foldOldHistory(true);
+        },
         onProgress: (progress: IngestProgress) => {
           changed = true;
           this.progress = progress.doneBytes < progress.totalBytes ? { ...progress } : null;
@@ -191,6 +198,7 @@ export class LiveProject {
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
       if (result.bytes > 0) await saveIfRequested(this.engine);
       await this.tools.afterIngest(kind, result.events);
+      await this.foldOldHistory(chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild');
       if (result.events > 0) this.nextContext.schedule();
       if (result.bytes > 0 || kind === 'rebuild') {
         const reimported =
@@ -214,6 +222,22 @@ export class LiveProject {
       this.progress = null;
       if (changed) this.notify();
       this.showNewWarnings();
+    }
+  }
+
+  /**
+   * Fold detail older than the `contextDeck.history.detailDays` window (after the registry has read the
+   * calls it folds). `newHistory`: older detail may have come in, look even if the window has not moved.
+   * Must run inside the queue. Never rejects: failures are logged.
+   */
+  async foldOldHistory(newHistory = false): Promise<void> {
+    try {
+      await this.tools.discoverNew();
+      const days = vscode.workspace.getConfiguration('contextDeck').get<number>('history.detailDays', 30);
+      const rows = await this.engine.foldOldHistory(days, newHistory);
+      if (rows > 0) this.log.info(`${this.name}: ${rows} rows of history older than ${days} days folded`);
+    } catch (error) {
+      this.log.error(`folding old history of ${this.name} failed`, error);
     }
   }
 

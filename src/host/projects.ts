@@ -99,7 +99,7 @@ export class Projects implements vscode.Disposable {
       // A folder nested in another open folder is its own project: the outer one leaves its events alone.
       const excludeRoots = folders.filter((other) => other !== folder && isWithin(folder, other));
       try {
-        const id = identifyProject(folder).id;
+        const { id, name } = identifyProject(folder);
         if (opened.has(id)) continue; // two worktrees of one repository are one project
         opened.add(id);
         makePrivateDir(projectStateDir(this.home, id));
@@ -109,6 +109,10 @@ export class Projects implements vscode.Disposable {
           excludeRoots,
           role: 'auto',
           purpose: `VS Code window (extension host pid ${process.pid})`,
+          onSaved: ({ bytes, exportMs, totalMs }) =>
+            this.log.info(
+              `saved ${name}: ${(bytes / 1e6).toFixed(1)} MB in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
+            ),
         });
         if (this.disposed) {
           await engine.close();

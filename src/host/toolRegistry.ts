@@ -193,6 +193,12 @@ export class ProjectTools implements vscode.Disposable {
     }
   }
 
+  /** Read new calls into the registry (before old detail is folded away). Must run inside the queue. */
+  async discoverNew(): Promise<void> {
+    if (this.disposed || this.host.engine.role !== 'writer') return;
+    if ((await this.discoverInSlices()).calls > 0) this.scheduleRank();
+  }
+
   /** Read new calls into the registry a slice at a time, letting the host breathe between slices. */
   private async discoverInSlices(): Promise<DiscoveryResult> {
     const total: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [], more: false };

@@ -19,6 +19,8 @@ export type ObservationSource =
   | 'compaction'
   | 'subagent'
   | 'reference'
+  /** A session's older observations folded into one line (history/compaction.ts). */
+  | 'digest'
   | 'saved';
 
 export interface Observation {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { IngestCounts, RejectView } from '../../shared/protocol';
 import { bundledParseWorker } from '../log/chunkReaders';
+import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
 import { eventsDir, projectStateDir } from './paths';
@@ -41,9 +42,13 @@ export interface OpenProjectOptions {
    * none when running from source. `null`: always parse inline.
    */
   parseWorkerFile?: string | null;
+  /** After each snapshot save: its size, the time the database took to copy out (the thread waits that long), and in all. */
+  onSaved?: (save: { bytes: number; exportMs: number; totalMs: number }) => void;
 }
 
 export const SNAPSHOT_FILE = 'db.sqlite';
+/** The shortest detail window: the session-start context reads a week back. */
+export const MIN_DETAIL_DAYS = 7;
 export const LOCK_FILE = 'writer.lock';
 
 /** One project's database: the single writer ingests the event log; readers follow its snapshots. */
@@ -55,6 +60,10 @@ export class ProjectEngine {
   private dirty = false;
   private loadedSnapshotStamp = '';
   private closed = false;
+  /** Ingests running: scheduled saves wait for them. */
+  private ingesting = 0;
+  /** The cutoff of the last fold of old history: until the next day, folding again finds nothing new. */
+  private foldedBefore = 0;
   private listeners = new Set<() => void>();
 
   private constructor(
@@ -187,6 +196,7 @@ export class ProjectEngine {
     if (store === this.store) return;
     this.store.close();
     this.store = store;
+    this.foldedBefore = 0;
   }
 
   /** Read new lines of the event log. Only the writer ingests; a reader gets an empty result. */
@@ -200,12 +210,42 @@ export class ProjectEngine {
       this.options.now,
       this.parseWorkerFile,
     );
-    const result = await ingestor.ingestAll(options);
-    if (result.bytes > 0 || result.restarted.length > 0) {
-      this.markDirty();
-      this.emitChange();
+    this.ingesting++;
+    try {
+      const result = await ingestor.ingestAll(options);
+      if (result.bytes > 0 || result.restarted.length > 0) {
+        this.markDirty();
+        this.emitChange();
+      }
+      return result;
+    } finally {
+      this.ingesting--;
+      // Changes made during the catch-up (a fold) waited for its end.
+      if (this.dirty) this.scheduleSave();
     }
-    return result;
+  }
+
+  /**
+   * Fold detail older than `detailDays` (at least a week: the session-start context reads that far) into
+   * what the views read of it (history/compaction.ts), a slice per task. Does nothing unless the window moved
+   * (a new day) since the last fold, or `newHistory` says older detail may have come in (a catch-up, an
+   * import). Returns the rows folded.
+   */
+  async foldOldHistory(detailDays: number, newHistory = false): Promise<number> {
+    if (this.role !== 'writer' || this.closed) return 0;
+    const now = (this.options.now ?? Date.now)();
+    const before = detailCutoff(now, Math.max(MIN_DETAIL_DAYS, detailDays));
+    if (!newHistory && before <= this.foldedBefore) return 0;
+    let rows = 0;
+    for (;;) {
+      const slice = compactHistory(this.store, before);
+      rows += slice.rows;
+      if (!slice.more || this.closed) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    this.foldedBefore = before;
+    if (rows > 0) this.noteExternalChange();
+    return rows;
   }
 
   /** Unread bytes of the log for this project, to decide whether a catch-up deserves a progress bar. */
@@ -237,9 +277,16 @@ export class ProjectEngine {
       events: eventCount(db),
       rejected: db.number('SELECT count(*) FROM rejects'),
       sessions: db.number('SELECT count(*) FROM sessions'),
-      toolCalls: db.number('SELECT count(*) FROM tool_calls'),
-      toolFailures: db.number('SELECT count(*) FROM tool_calls WHERE success = 0'),
-      prompts: db.number('SELECT count(*) FROM prompts'),
+      // Detail older than the window is counted per day (history/compaction.ts).
+      toolCalls:
+        db.number('SELECT count(*) FROM tool_calls') +
+        db.number('SELECT coalesce(sum(calls), 0) FROM tool_days'),
+      toolFailures:
+        db.number('SELECT count(*) FROM tool_calls WHERE success = 0') +
+        db.number('SELECT coalesce(sum(failures), 0) FROM tool_days'),
+      prompts:
+        db.number('SELECT count(*) FROM prompts') +
+        db.number('SELECT coalesce(max(value), 0) FROM counters WHERE name = ?', [COMPACTED_PROMPTS]),
       agents: eventsByAgent(db),
       dbBytes: this.snapshotBytes(),
     };
@@ -292,7 +339,10 @@ export class ProjectEngine {
     const waited = Date.now() - (this.firstUnsavedAt ?? Date.now());
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(
-      () => void this.save().catch(() => undefined),
+      () => {
+        // A save copies the whole database in one task: not while a catch-up runs (its end saves).
+        if (this.ingesting === 0) void this.save().catch(() => undefined);
+      },
       Math.max(0, Math.min(debounce, maxDelay - waited)),
     );
   }
@@ -305,12 +355,15 @@ export class ProjectEngine {
     if (!this.dirty) return;
     this.dirty = false;
     this.firstUnsavedAt = undefined;
+    const exportStarted = performance.now();
     const bytes = this.store.export();
+    const exportMs = performance.now() - exportStarted;
     this.saving = writeFileAtomic(this.snapshotPath, bytes).finally(() => {
       this.saving = undefined;
     });
     try {
       await this.saving;
+      this.options.onSaved?.({ bytes: bytes.length, exportMs, totalMs: performance.now() - exportStarted });
       this.loadedSnapshotStamp = this.snapshotStamp();
       this.emitChange();
     } catch (error) {

@@ -207,6 +207,21 @@ export const MIGRATIONS: readonly string[] = [
   `
   INSERT INTO observations_fts (observations_fts) VALUES ('automerge=8');
   `,
+  // History older than the detail window (history/compaction.ts): tool calls as counts per tool and day, and
+  // the sessions whose older detail is folded, so that reading their session files again adds nothing twice.
+  `
+  CREATE TABLE tool_days (
+    day INTEGER NOT NULL,
+    tool_name TEXT NOT NULL,
+    calls INTEGER NOT NULL,
+    failures INTEGER NOT NULL,
+    PRIMARY KEY (day, tool_name)
+  ) WITHOUT ROWID;
+  CREATE TABLE compacted_sessions (
+    session_id TEXT PRIMARY KEY,
+    before INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

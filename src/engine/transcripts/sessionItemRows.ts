@@ -8,6 +8,7 @@ import type { SessionItem } from '../agents/adapter';
 import type { AgentEvent, AgentId } from '../agents/types';
 import { type MemoryItem, analyseAgentEvent } from '../memory/eventMemory';
 import { ObservationWriter } from '../memory/observationWriter';
+import { foldedDetail } from '../history/compaction';
 import type { Store } from '../storage/store';
 import { observedNear } from './sharedActivity';
 import { type RowCounts, storedText, upsertImportedSession } from './transcriptRows';
@@ -18,6 +19,10 @@ interface SessionFacts {
   cwd?: string;
   model?: string;
 }
+
+/** Tool calls, prompts and compactions: what folded history already counts. */
+const isActivity = (item: SessionItem) =>
+  item.type === 'tool' || item.type === 'prompt' || item.type === 'compact';
 
 /** Write `items`, read from `file` of `agent`'s, inside the caller's transaction. */
 export function writeSessionItems(
@@ -30,6 +35,7 @@ export function writeSessionItems(
   const sessions = new Map<string, SessionFacts>();
   const memory: Array<{ item: MemoryItem; sessionId: string; at: number }> = [];
   const changes = () => store.number('SELECT changes()');
+  const folded = foldedDetail(store);
   const remember = (event: AgentEvent, sessionId: string, at: number) => {
     const item = analyseAgentEvent(event);
     if (item) memory.push({ item, sessionId, at });
@@ -41,6 +47,7 @@ export function writeSessionItems(
     facts.first = Math.min(facts.first, item.at);
     facts.last = Math.max(facts.last, item.at);
     const base = { agent, name: '', sessionId: item.sessionId, cwd: facts.cwd };
+    if (isActivity(item) && folded(item.sessionId, item.at)) continue;
     switch (item.type) {
       case 'session':
         facts.cwd ??= item.cwd;

@@ -3,6 +3,7 @@ import type { SqlValue } from 'sql.js';
 import { BatchInsert } from '../storage/batchInsert';
 import type { MemoryItem } from '../memory/eventMemory';
 import { ObservationWriter } from '../memory/observationWriter';
+import { foldedDetail } from '../history/compaction';
 import { redactText } from '../redact';
 import type { Store } from '../storage/store';
 import { promptText } from './promptText';
@@ -235,6 +236,14 @@ export class TranscriptRowWriter {
   flush(): RowCounts {
     const counts: RowCounts = { toolCalls: 0, failures: 0, prompts: 0, sessions: 0 };
     const changes = () => this.store.number('SELECT total_changes()');
+
+    // History older than the detail window is folded already: reading it again must add nothing.
+    const folded = foldedDetail(this.store);
+    const fresh = (row: SqlValue[]) => !folded(row[1] as string | null, row[6] as number);
+    this.calls = this.calls.filter(fresh);
+    this.failedCalls = this.failedCalls.filter(fresh);
+    this.prompts = this.prompts.filter((prompt) => !folded(prompt.sessionId, prompt.at));
+    this.memory = this.memory.filter((candidate) => !folded(candidate.sessionId, candidate.at));
 
     // Asked before the calls are written: the memory of a call the hooks (or an earlier import) recorded is there.
     const recordedCalls = this.recordedToolUses();

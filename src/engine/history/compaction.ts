@@ -1,0 +1,214 @@
+/**
+ * A year of history in bounded memory: detail older than the window (`detailDays`) is folded into what the
+ * views read of it, and the detail rows go. The event log keeps everything, so a rebuild with a longer
+ * window brings the detail back.
+ * - Tool calls become calls and failures per tool per day (`tool_days`), once the registry has read them.
+ * - Prompts go (their words are in the memory already); how many is kept as a counter.
+ * - Observations derived from activity become one digest per session, searchable by the same words; saved
+ *   notes stay as they are, forgotten ones go.
+ * Done in slices (`maxRows` rows each, one transaction) so the extension host can run between them.
+ */
+import { derivedId } from '../memory/ids';
+import { OBSERVATION_TYPES } from '../memory/types';
+import { clip, shortDate, words } from '../memory/text';
+import type { Store } from '../storage/store';
+
+export const DAY_MS = 86_400_000;
+/** Longest digest of a session's observations (the memory's other lines are one short line each). */
+export const DIGEST_MAX_CHARS = 1200;
+/** How a digest's items are joined (and split again when more is folded in). */
+const ITEM_SEPARATOR = ' · ';
+const DISCOVERED_UP_TO = 'tool_registry.last_call_id';
+export const COMPACTED_PROMPTS = 'prompts.compacted';
+
+export interface CompactionSlice {
+  /** Rows folded or removed by this slice. */
+  rows: number;
+  /** Rows older than the cutoff are left (`maxRows` stopped the slice). */
+  more: boolean;
+}
+
+/** The start of the UTC day `detailDays` before `now`: detail from then on is kept. */
+export function detailCutoff(now: number, detailDays: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS - detailDays * DAY_MS;
+}
+
+/** Fold one slice of the detail older than `before`. */
+export function compactHistory(store: Store, before: number, maxRows = 2000): CompactionSlice {
+  return store.transaction(() => {
+    const toolCalls = compactToolCalls(store, before, maxRows);
+    const prompts = compactPrompts(store, before, maxRows);
+    const observations = compactObservations(store, before, maxRows);
+    return {
+      rows: toolCalls.rows + prompts.rows + observations.rows,
+      more: toolCalls.more || prompts.more || observations.more,
+    };
+  });
+}
+
+/** Calls the registry has read (its cursor), oldest first, into per-day counts. */
+function compactToolCalls(store: Store, before: number, maxRows: number): CompactionSlice {
+  const discovered = store.number('SELECT coalesce(max(value), 0) FROM counters WHERE name = ?', [
+    DISCOVERED_UP_TO,
+  ]);
+  const ids = store
+    .all(
+      `SELECT id FROM tool_calls INDEXED BY tool_calls_by_at WHERE at < ? AND id <= ? ORDER BY at LIMIT ?`,
+      [before, discovered, maxRows + 1],
+    )
+    .map((row) => Number(row.id));
+  const slice = ids.slice(0, maxRows);
+  if (slice.length === 0) return { rows: 0, more: false };
+  const list = JSON.stringify(slice);
+  store.run(
+    `INSERT INTO tool_days (day, tool_name, calls, failures)
+       SELECT at / ${DAY_MS}, tool_name, count(*), sum(success = 0) FROM tool_calls
+       WHERE id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2
+     ON CONFLICT (day, tool_name) DO UPDATE SET
+       calls = calls + excluded.calls, failures = failures + excluded.failures`,
+    [list],
+  );
+  store.run('DELETE FROM tool_calls WHERE id IN (SELECT value FROM json_each(?))', [list]);
+  noteCompactedSessions(store, 'tool_calls', list, before);
+  return { rows: slice.length, more: ids.length > maxRows };
+}
+
+function compactPrompts(store: Store, before: number, maxRows: number): CompactionSlice {
+  const ids = store
+    .all('SELECT id FROM prompts WHERE at < ? ORDER BY id LIMIT ?', [before, maxRows + 1])
+    .map((row) => Number(row.id));
+  const slice = ids.slice(0, maxRows);
+  if (slice.length === 0) return { rows: 0, more: false };
+  const list = JSON.stringify(slice);
+  noteCompactedSessions(store, 'prompts', list, before);
+  store.run('DELETE FROM prompts WHERE id IN (SELECT value FROM json_each(?))', [list]);
+  store.run(
+    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
+    [COMPACTED_PROMPTS, slice.length],
+  );
+  return { rows: slice.length, more: ids.length > maxRows };
+}
+
+/**
+ * Sessions whose detail before `before` is folded: an agent's session file read again later (a resumed
+ * session is appended to, and a changed file is read whole) must not add those calls and prompts again.
+ */
+function noteCompactedSessions(
+  store: Store,
+  table: 'tool_calls' | 'prompts',
+  ids: string,
+  before: number,
+): void {
+  store.run(
+    `INSERT INTO compacted_sessions (session_id, before)
+       SELECT DISTINCT session_id, ? FROM ${table}
+       WHERE id IN (SELECT value FROM json_each(?)) AND session_id IS NOT NULL
+     ON CONFLICT (session_id) DO UPDATE SET before = max(before, excluded.before)`,
+    [before, ids],
+  );
+}
+
+/**
+ * Whether a session's detail at a time was folded already: an import must not add it again. Looked up once
+ * per session for the caller's batch.
+ */
+export function foldedDetail(store: Store): (sessionId: string | null, at: number) => boolean {
+  if (!store.get('SELECT 1 AS found FROM compacted_sessions LIMIT 1')) return () => false;
+  const before = new Map<string, number>();
+  return (sessionId, at) => {
+    if (sessionId === null) return false;
+    let cutoff = before.get(sessionId);
+    if (cutoff === undefined) {
+      cutoff = store.number('SELECT before FROM compacted_sessions WHERE session_id = ?', [sessionId]);
+      before.set(sessionId, cutoff);
+    }
+    return at < cutoff;
+  };
+}
+
+interface ObservationRow {
+  seq: number;
+  session_id: string | null;
+  type: string;
+  text: string;
+  at: number;
+  forgotten_at: number | null;
+  [column: string]: string | number | null;
+}
+
+/** Derived observations, oldest first, into their session's digest. */
+function compactObservations(store: Store, before: number, maxRows: number): CompactionSlice {
+  const rows = store.all<ObservationRow>(
+    `SELECT seq, session_id, type, text, at, forgotten_at FROM observations INDEXED BY observations_by_at
+     WHERE at < ? AND source NOT IN ('saved', 'digest') ORDER BY at LIMIT ?`,
+    [before, maxRows + 1],
+  );
+  const slice = rows.slice(0, maxRows);
+  if (slice.length === 0) return { rows: 0, more: false };
+  const groups = new Map<string, ObservationRow[]>();
+  for (const row of slice) {
+    // Observations outside any session are digested per day.
+    const key = row.session_id ?? `day:${Math.floor(row.at / DAY_MS)}`;
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  for (const [key, group] of groups) foldIntoDigest(store, key, group);
+  // An external-content index finds what to remove by reading the row: before the row goes.
+  for (const row of slice) store.run('DELETE FROM observations_fts WHERE docid = ?', [row.seq]);
+  store.run('DELETE FROM observations WHERE seq IN (SELECT value FROM json_each(?))', [
+    JSON.stringify(slice.map((row) => row.seq)),
+  ]);
+  return { rows: slice.length, more: rows.length > maxRows };
+}
+
+const typeRank = (type: string) => {
+  const rank = (OBSERVATION_TYPES as readonly string[]).indexOf(type);
+  return rank < 0 ? OBSERVATION_TYPES.length : rank;
+};
+
+/** Add `rows` (of one session, or one day outside sessions) to its digest, creating it on first need. */
+function foldIntoDigest(store: Store, key: string, rows: ObservationRow[]): void {
+  const kept = rows.filter((row) => row.forgotten_at === null);
+  if (kept.length === 0) return;
+  const id = derivedId(`digest\u0000${key}`);
+  const existing = store.get<ObservationRow>(
+    'SELECT seq, session_id, type, text, at, forgotten_at FROM observations WHERE id = ?',
+    [id],
+  );
+  const first = Math.min(...kept.map((row) => row.at), existing?.at ?? Infinity);
+  const items = new Set(existing ? itemsOf(existing.text) : []);
+  for (const row of kept) items.add(row.text);
+  const type = [...kept.map((row) => row.type), existing?.type ?? 'question'].sort(
+    (a, b) => typeRank(a) - typeRank(b),
+  )[0];
+  const label = kept[0].session_id === null ? 'Day' : 'Session';
+  const text = clip(`${label} of ${shortDate(first)}: ${[...items].join(ITEM_SEPARATOR)}`, DIGEST_MAX_CHARS);
+  const tokens = words(text).length;
+  if (existing) {
+    store.run('DELETE FROM observations_fts WHERE docid = ?', [existing.seq]);
+    store.run('UPDATE observations SET type = ?, text = ?, tokens = ?, at = ? WHERE seq = ?', [
+      type,
+      text,
+      tokens,
+      first,
+      existing.seq,
+    ]);
+    store.run('INSERT INTO observations_fts (docid, text) VALUES (?, ?)', [existing.seq, text]);
+    return;
+  }
+  store.run(
+    `INSERT INTO observations (id, event_id, session_id, agent_type, type, source, text, tokens, at)
+     VALUES (?, NULL, ?, NULL, ?, 'digest', ?, ?, ?)`,
+    [id, kept[0].session_id, type, text, tokens, first],
+  );
+  store.run('INSERT INTO observations_fts (docid, text) SELECT seq, text FROM observations WHERE id = ?', [
+    id,
+  ]);
+}
+
+/** The items of a digest's text (after its "Session of <date>: " label). */
+function itemsOf(text: string): string[] {
+  const body = text.slice(text.indexOf(': ') + 2).replace(/…$/, '');
+  return body.split(ITEM_SEPARATOR).filter(Boolean);
+}

@@ -6,7 +6,8 @@
  * - Prompts go (their words are in the memory already); how many is kept as a counter.
  * - Observations derived from activity become one digest per session, searchable by the same words; saved
  *   notes stay as they are, forgotten ones go.
- * Done in slices (`maxRows` rows each, one transaction) so the extension host can run between them.
+ * Done in slices (`maxRows` rows of each kind, one transaction: 150 take 10 to 40 ms) so the extension host
+ * can run between them.
  */
 import { derivedId } from '../memory/ids';
 import { OBSERVATION_TYPES } from '../memory/types';
@@ -34,7 +35,7 @@ export function detailCutoff(now: number, detailDays: number): number {
 }
 
 /** Fold one slice of the detail older than `before`. */
-export function compactHistory(store: Store, before: number, maxRows = 2000): CompactionSlice {
+export function compactHistory(store: Store, before: number, maxRows = 150): CompactionSlice {
   return store.transaction(() => {
     const toolCalls = compactToolCalls(store, before, maxRows);
     const prompts = compactPrompts(store, before, maxRows);

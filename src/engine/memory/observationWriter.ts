@@ -28,12 +28,13 @@ function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean 
 }
 
 /**
- * Do a bounded share (about 50 pages) of the full-text index's pending segment merges. Run after each chunk
- * of a catch-up, as a task of its own: otherwise the index merges 16 segments of a level at once, in the
- * commit that fills the level, which held the extension host for 100 ms and more.
+ * Do a bounded share (100 pages, 20 to 40 ms) of the full-text index's segment merges, on levels of 4
+ * segments or more. Run after each chunk of a catch-up and each slice of a fold, as a task of its own:
+ * otherwise the index merges 16 segments of a level at once, in the commit that fills the level, which held
+ * the extension host for 100 ms and more.
  */
 export function mergeSomeOfMemoryIndex(store: Store): void {
-  store.run("INSERT INTO observations_fts (observations_fts) VALUES ('merge=50,8')");
+  store.run("INSERT INTO observations_fts (observations_fts) VALUES ('merge=100,4')");
 }
 
 export class ObservationWriter {

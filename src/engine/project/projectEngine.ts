@@ -9,6 +9,7 @@ import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
 import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
 import { type Router, type Routes, routerFor } from '../log/routing';
+import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { migrate } from '../storage/schema';
 import { setAside, writeFileAtomic } from '../storage/snapshot';
 import { loadSqlJs } from '../storage/sqlJs';
@@ -240,8 +241,14 @@ export class ProjectEngine {
     for (;;) {
       const slice = compactHistory(this.store, before);
       rows += slice.rows;
+      if (slice.rows > 0) {
+        // Digests replace rows in the memory's index: its merges too come a share at a time.
+        await yieldToHost();
+        if (this.closed) break;
+        mergeSomeOfMemoryIndex(this.store);
+      }
       if (!slice.more || this.closed) break;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await yieldToHost();
     }
     this.foldedBefore = before;
     if (rows > 0) this.noteExternalChange();
@@ -409,6 +416,8 @@ export class ProjectEngine {
     }
   }
 }
+
+const yieldToHost = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A writer killed while saving leaves its temp file; only the lock holder saves, so any found are dead. */
 function removeAbandonedTempFiles(stateDir: string): void {

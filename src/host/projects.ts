@@ -14,7 +14,7 @@ import {
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
 import type { AgentConnection } from './agentConnection';
 import { ContextAdvice } from './contextAdvice';
-import { LiveProject } from './liveProject';
+import { LiveProject, formatMb } from './liveProject';
 import { type Log, shortMessage } from './log';
 
 /** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
@@ -109,9 +109,9 @@ export class Projects implements vscode.Disposable {
           excludeRoots,
           role: 'auto',
           purpose: `VS Code window (extension host pid ${process.pid})`,
-          onSaved: ({ bytes, exportMs, totalMs }) =>
+          onSaved: ({ bytes, writtenBytes, exportMs, totalMs }) =>
             this.log.info(
-              `saved ${name}: ${(bytes / 1e6).toFixed(1)} MB in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
+              `saved ${name}: wrote ${formatMb(writtenBytes)} of ${formatMb(bytes)} (the pages that changed) in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
             ),
         });
         if (this.disposed) {

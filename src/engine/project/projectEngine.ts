@@ -11,7 +11,8 @@ import { type ProjectIdentity, identifyProject } from './projectIdentity';
 import { type Router, type Routes, routerFor } from '../log/routing';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { migrate } from '../storage/schema';
-import { setAside, writeFileAtomic } from '../storage/snapshot';
+import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
+import { setAside } from '../storage/snapshot';
 import { loadSqlJs } from '../storage/sqlJs';
 import { Store } from '../storage/store';
 import { importTranscripts } from '../transcripts/importTranscripts';
@@ -44,7 +45,7 @@ export interface OpenProjectOptions {
    */
   parseWorkerFile?: string | null;
   /** After each snapshot save: its size, the time the database took to copy out (the thread waits that long), and in all. */
-  onSaved?: (save: { bytes: number; exportMs: number; totalMs: number }) => void;
+  onSaved?: (save: { bytes: number; writtenBytes: number; exportMs: number; totalMs: number }) => void;
 }
 
 export const SNAPSHOT_FILE = 'db.sqlite';
@@ -95,7 +96,8 @@ export class ProjectEngine {
       );
     }
     if (lock) removeAbandonedTempFiles(stateDir);
-    const engine = new ProjectEngine(identity, options.home, new Store(await newDatabase()), lock, options);
+    // Empty but of the current schema: what a reader shows until it can read a snapshot.
+    const engine = new ProjectEngine(identity, options.home, await freshStore(), lock, options);
     await engine.loadSnapshot();
     return engine;
   }
@@ -154,7 +156,11 @@ export class ProjectEngine {
    * Open the saved snapshot, or start empty. A snapshot that won't open or fails its integrity check is set
    * aside; as a writer the database is then rebuilt from the log, which is the truth.
    */
-  private async loadSnapshot(): Promise<void> {
+  private async loadSnapshot(): Promise<boolean> {
+    if (this.role === 'writer') {
+      const recovered = await recoverPages(this.snapshotPath);
+      if (recovered === 'replayed') this.warnings.push('The last save had been cut short: it was completed.');
+    }
     const stamp = this.snapshotStamp();
     let bytes: Buffer | undefined;
     try {
@@ -162,6 +168,9 @@ export class ProjectEngine {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+    // The writer saves pages in place: a read that overlapped a save is not trusted; the next look reads again.
+    if (this.role === 'reader' && (saveInProgress(this.snapshotPath) || this.snapshotStamp() !== stamp))
+      return false;
     if (bytes && bytes.length > 0) {
       const SQL = await loadSqlJs();
       let candidate: Database | undefined;
@@ -172,7 +181,7 @@ export class ProjectEngine {
         migrate(candidate);
         this.replaceStore(new Store(candidate));
         this.loadedSnapshotStamp = stamp;
-        return;
+        return true;
       } catch (error) {
         candidate?.close();
         if (this.role === 'reader') {
@@ -181,7 +190,7 @@ export class ProjectEngine {
             `The database snapshot could not be read (${(error as Error).message}); waiting for the writer.`,
           );
           this.replaceStore(await freshStore());
-          return;
+          return true;
         }
         const aside = setAside(this.snapshotPath);
         this.warnings.push(
@@ -191,6 +200,7 @@ export class ProjectEngine {
     }
     this.replaceStore(await freshStore());
     this.loadedSnapshotStamp = stamp;
+    return true;
   }
 
   private replaceStore(store: Store): void {
@@ -354,7 +364,7 @@ export class ProjectEngine {
     );
   }
 
-  /** Write the snapshot now if anything changed (atomic: temp file, fsync, rename). */
+  /** Write the snapshot now if anything changed: only its changed pages, through a journal (storage/pageSave.ts). */
   async save(): Promise<void> {
     clearTimeout(this.saveTimer);
     if (this.role !== 'writer') return;
@@ -365,15 +375,24 @@ export class ProjectEngine {
     const exportStarted = performance.now();
     const bytes = this.store.export();
     const exportMs = performance.now() - exportStarted;
-    this.saving = writeFileAtomic(this.snapshotPath, bytes).finally(() => {
-      this.saving = undefined;
-    });
+    const saving = savePages(this.snapshotPath, bytes);
+    this.saving = saving.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
-      await this.saving;
-      this.options.onSaved?.({ bytes: bytes.length, exportMs, totalMs: performance.now() - exportStarted });
+      const { writtenBytes } = await saving;
+      this.saving = undefined;
+      this.options.onSaved?.({
+        bytes: bytes.length,
+        writtenBytes,
+        exportMs,
+        totalMs: performance.now() - exportStarted,
+      });
       this.loadedSnapshotStamp = this.snapshotStamp();
       this.emitChange();
     } catch (error) {
+      this.saving = undefined;
       this.dirty = true;
       throw error;
     }
@@ -384,8 +403,8 @@ export class ProjectEngine {
     if (this.role !== 'reader' || this.closed) return false;
     const stamp = this.snapshotStamp();
     if (stamp === this.loadedSnapshotStamp) return false;
-    await this.loadSnapshot();
-    this.loadedSnapshotStamp = stamp;
+    // A save still being written: the next look reads it.
+    if (!(await this.loadSnapshot())) return false;
     this.emitChange();
     return true;
   }

@@ -9,13 +9,7 @@ import { PRIVATE_FILE_MODE } from './privateFiles';
 export async function writeFileAtomic(target: string, bytes: Uint8Array): Promise<void> {
   const temp = `${target}.tmp-${process.pid}`;
   try {
-    const handle = await fs.promises.open(temp, 'wx', PRIVATE_FILE_MODE);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeSynced(temp, bytes, 'wx');
     await fs.promises.rename(temp, target);
   } catch (error) {
     await fs.promises.rm(temp, { force: true });
@@ -24,7 +18,18 @@ export async function writeFileAtomic(target: string, bytes: Uint8Array): Promis
   await syncDirectory(path.dirname(target));
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+/** Write a private file and wait until its bytes are on disk. */
+export async function writeSynced(file: string, bytes: Uint8Array, flags: 'w' | 'wx'): Promise<void> {
+  const handle = await fs.promises.open(file, flags, PRIVATE_FILE_MODE);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function syncDirectory(dir: string): Promise<void> {
   // Makes the rename durable; directories can't be opened for sync on Windows, which is fine there.
   try {
     const handle = await fs.promises.open(dir, 'r');

@@ -233,6 +233,15 @@ function lastSave(lines: string[]): { writtenMb: number; totalMb: number; holdMs
   return undefined;
 }
 
+/** The extension host's JS heap and buffers (the database) as the last ingest logged them, in MB. */
+function hostMemory(lines: string[]): { heapMb: number; buffersMb: number } | undefined {
+  for (const line of [...lines].reverse()) {
+    const found = /extension host heap ([\d.]+) MB, buffers ([\d.]+) MB/.exec(line);
+    if (found) return { heapMb: Number(found[1]), buffersMb: Number(found[2]) };
+  }
+  return undefined;
+}
+
 /** The largest figure `pattern` (one number captured) finds in the log lines. */
 function largestLogged(lines: string[], pattern: RegExp): number | undefined {
   const figures = lines.flatMap((line) => {
@@ -270,6 +279,8 @@ interface RunResult {
   longestPauseMs?: number;
   /** The longest a snapshot save held the extension host (sql.js copies the whole database out). */
   longestSaveHoldMs?: number;
+  /** The whole extension host's JS heap and buffers after the last ingest, as it logged them. */
+  memory?: { heapMb: number; buffersMb: number };
   /** The save after a little new activity (click runs, after idling). */
   lastSave?: { writtenMb: number; totalMb: number; holdMs: number };
   /** The project's saved database: sql.js holds all of it in the extension host's memory. */
@@ -378,6 +389,7 @@ async function measure(size: number, opening: Opening, idleMs: number): Promise<
       longestPauseMs: longestPause(logLines),
       longestSaveHoldMs: longestSaveHold(logLines),
       lastSave: idleMs > 0 ? lastSave(logLines) : undefined,
+      memory: hostMemory(logLines),
       dbBytes,
     };
   } finally {
@@ -434,6 +446,7 @@ export async function benchFootprint(): Promise<BenchSection> {
     Math.round(run.rssAfterBytes / MB),
     Math.round((run.rssAfterBytes - run.rssBeforeBytes) / MB),
     Math.round(run.peakRssBytes / MB),
+    run.memory ? `${run.memory.heapMb} / ${run.memory.buffersMb}` : '-',
     run.baselineIdlePercent === undefined ? '-' : round(run.baselineIdlePercent, 2),
     run.idle ? round(run.idle.percent, 2) : '-',
   ]);
@@ -517,6 +530,7 @@ export async function benchFootprint(): Promise<BenchSection> {
       'RSS after',
       'RSS added',
       'peak RSS',
+      'host heap / buffers MB',
       'idle CPU % before click',
       'idle CPU %',
     ],

@@ -207,7 +207,7 @@ export class LiveProject {
             : '';
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
-            `${formatMb(result.bytes)}${reimported} in ${Date.now() - started} ms, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}`,
+            `${formatMb(result.bytes)}${reimported} in ${Date.now() - started} ms, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
         );
       }
       for (const file of result.restarted)
@@ -334,6 +334,12 @@ export class LiveProject {
     this.tail = run.catch(() => undefined);
     return run;
   }
+}
+
+/** The extension host's memory (all extensions'): its JS heap, and buffers outside it (sql.js's database). */
+function hostMemory(): string {
+  const { heapUsed, external, rss } = process.memoryUsage();
+  return `extension host heap ${formatMb(heapUsed)}, buffers ${formatMb(external)}, RSS ${formatMb(rss)}`;
 }
 
 export function formatMb(bytes: number): string {

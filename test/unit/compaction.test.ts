@@ -208,3 +208,27 @@ test("a folded session's file read again (the session was resumed) adds only wha
   assert.equal(rows.length, 2);
   assert.match(String(rows[1].text), /Continue with the tests/);
 });
+
+test('a long session folds into a digest of at most 500 characters that begins with what was asked', async () => {
+  appendEvents(
+    ws.home,
+    sessionEvents({
+      sessionId: 'long',
+      cwd: ws.project,
+      startAt: OLD,
+      prompts: ['Port the whole storage layer to the new page format'],
+      tools: Array.from({ length: 40 }, (_, i) => ({
+        tool: 'Write',
+        input: { file_path: path.join(ws.project, 'src', 'storage', `pageFormatModule${i}.ts`) },
+      })),
+    }),
+  );
+  await engine.ingest();
+  discoverFromUse(engine);
+  await engine.foldOldHistory(30);
+  const [digest] = observationsOf('long').map((row) => String(row.text));
+  assert.ok(digest.length <= 500, `${digest.length} characters`);
+  assert.ok(digest.endsWith('…'));
+  assert.match(digest, /^Session of 2025-12-31 12:00Z: Asked: Port the whole storage layer/);
+  assert.equal(engine.db.number("SELECT count(*) FROM memory_sessions WHERE session_id = 'long'"), 0);
+});

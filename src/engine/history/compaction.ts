@@ -10,16 +10,16 @@
  * can run between them.
  */
 import { derivedId } from '../memory/ids';
+import { LAST_CALL_COUNTER } from '../registry/discovery';
 import { OBSERVATION_TYPES } from '../memory/types';
 import { clip, shortDate, words } from '../memory/text';
 import type { Store } from '../storage/store';
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 /** Longest digest of a session's observations (the memory's other lines are one short line each). */
-export const DIGEST_MAX_CHARS = 1200;
+const DIGEST_MAX_CHARS = 500;
 /** How a digest's items are joined (and split again when more is folded in). */
 const ITEM_SEPARATOR = ' · ';
-const DISCOVERED_UP_TO = 'tool_registry.last_call_id';
 export const COMPACTED_PROMPTS = 'prompts.compacted';
 
 export interface CompactionSlice {
@@ -50,7 +50,7 @@ export function compactHistory(store: Store, before: number, maxRows = 150): Com
 /** Calls the registry has read (its cursor), oldest first, into per-day counts. */
 function compactToolCalls(store: Store, before: number, maxRows: number): CompactionSlice {
   const discovered = store.number('SELECT coalesce(max(value), 0) FROM counters WHERE name = ?', [
-    DISCOVERED_UP_TO,
+    LAST_CALL_COUNTER,
   ]);
   const ids = store
     .all(
@@ -155,6 +155,10 @@ function compactObservations(store: Store, before: number, maxRows: number): Com
     else groups.set(key, [row]);
   }
   for (const [key, group] of groups) foldIntoDigest(store, key, group);
+  // The summariser's state of a session this old is of no more use (a session resumed starts afresh).
+  store.run('DELETE FROM memory_sessions WHERE session_id IN (SELECT value FROM json_each(?))', [
+    JSON.stringify([...groups.keys()]),
+  ]);
   // An external-content index finds what to remove by reading the row: before the row goes.
   for (const row of slice) store.run('DELETE FROM observations_fts WHERE docid = ?', [row.seq]);
   store.run('DELETE FROM observations WHERE seq IN (SELECT value FROM json_each(?))', [

@@ -24,7 +24,8 @@ export const SUCCESS_WINDOW = 50;
 const DEMOTE_WINDOW = 5;
 /** Longest error message kept as a demotion reason. */
 const MAX_REASON = 200;
-const LAST_CALL_COUNTER = 'tool_registry.last_call_id';
+/** The id of the last tool call read into the registry (history/compaction.ts folds only calls up to it). */
+export const LAST_CALL_COUNTER = 'tool_registry.last_call_id';
 const COUNTER_UPSERT =
   'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value';
 

@@ -23,8 +23,8 @@ const TRANSCRIPT_COUNT_TTL_MS = 10_000;
 export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
 /**
  * The extension host is shared with every other extension and with typing: a backlog is read in chunks small
- * enough that writing one into the database takes 10 to 30 ms (128 KiB, about 200 events), and the host gets a turn to
- * run whatever waits between two chunks.
+ * enough that writing one into the database takes 10 to 30 ms (128 KiB, about 200 events), and the host
+ * gets a turn to run whatever waits between two chunks.
  */
 const HOST_CHUNK_BYTES = 128 * 1024;
 /** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
@@ -168,13 +168,14 @@ export class LiveProject {
     // An ingest that found nothing new changes nothing on screen: the idle poll must not redraw.
     let changed = kind === 'rebuild';
     let chunks = 0;
+    let folded = 0;
     try {
       const options = {
         signal: abort.signal,
         chunkBytes: HOST_CHUNK_BYTES,
         afterChunk: async () => {
           // A long catch-up folds old detail as it goes, so the database never holds all of it at once.
-          if (++chunks % FOLD_EVERY_CHUNKS === 0) await this.foldOldHistory(true);
+          if (++chunks % FOLD_EVERY_CHUNKS === 0) folded += await this.foldOldHistory(true, false);
         },
         onProgress: (progress: IngestProgress) => {
           changed = true;
@@ -198,7 +199,7 @@ export class LiveProject {
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
       if (result.bytes > 0) await saveIfRequested(this.engine);
       await this.tools.afterIngest(kind, result.events);
-      await this.foldOldHistory(chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild');
+      folded += await this.foldOldHistory(chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild', false);
       if (result.events > 0) this.nextContext.schedule();
       if (result.bytes > 0 || kind === 'rebuild') {
         const reimported =
@@ -207,7 +208,7 @@ export class LiveProject {
             : '';
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
-            `${formatMb(result.bytes)}${reimported} in ${Date.now() - started} ms, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
+            `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
         );
       }
       for (const file of result.restarted)
@@ -228,16 +229,20 @@ export class LiveProject {
   /**
    * Fold detail older than the `contextDeck.history.detailDays` window (after the registry has read the
    * calls it folds). `newHistory`: older detail may have come in, look even if the window has not moved.
-   * Must run inside the queue. Never rejects: failures are logged.
+   * `log`: say how many rows were folded (an ingest says it in its own line). Must run inside the queue.
+   * Never rejects: failures are logged. Returns the rows folded.
    */
-  async foldOldHistory(newHistory = false): Promise<void> {
+  async foldOldHistory(newHistory = false, log = true): Promise<number> {
     try {
       await this.tools.discoverNew();
       const days = vscode.workspace.getConfiguration('contextDeck').get<number>('history.detailDays', 30);
       const rows = await this.engine.foldOldHistory(days, newHistory);
-      if (rows > 0) this.log.info(`${this.name}: ${rows} rows of history older than ${days} days folded`);
+      if (log && rows > 0)
+        this.log.info(`${this.name}: ${rows} rows of history older than ${days} days folded`);
+      return rows;
     } catch (error) {
       this.log.error(`folding old history of ${this.name} failed`, error);
+      return 0;
     }
   }
 

@@ -48,8 +48,8 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-async function openEngine() {
-  return ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+async function openEngine(now?: () => number) {
+  return ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer', now });
 }
 
 describe("VS Code's agent", () => {
@@ -167,6 +167,29 @@ describe('Codex CLI', () => {
       discoverFromUse(engine);
       const bash = rankTools(engine).find((tool) => tool.name === 'Bash');
       assert.deepEqual(bash?.agents, ['codex']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test('a rollout of a session folded as old history, read again whole, adds nothing twice', async () => {
+    const rollout = path.join(ws.home, 'rollout.jsonl');
+    fs.copyFileSync(path.join(FIXTURES_DIR, ROLLOUT), rollout);
+    let now = Date.now();
+    const engine = await openEngine(() => now);
+    try {
+      await importTranscripts(engine, { paths: [rollout] });
+      discoverFromUse(engine);
+      now = engine.db.number('SELECT max(at) FROM tool_calls') + 60 * 86_400_000;
+      assert.ok((await engine.foldOldHistory(30)) > 0);
+      const folded = { ...engine.counts(), dbBytes: 0 };
+      assert.ok(folded.toolCalls >= 16);
+      assert.equal(engine.db.number('SELECT count(*) FROM tool_calls'), 0, 'the calls are folded');
+
+      const again = await importTranscripts(engine, { paths: [rollout], force: true });
+      assert.deepEqual([again.toolCalls, again.prompts], [0, 0], 'a re-read adds nothing');
+      assert.deepEqual({ ...engine.counts(), dbBytes: 0 }, folded);
+      assert.equal(engine.db.number("SELECT count(*) FROM observations WHERE source != 'digest'"), 0);
     } finally {
       await engine.close();
     }

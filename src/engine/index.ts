@@ -118,3 +118,4 @@ export {
 export { findAgentSessionFiles } from './transcripts/agentSessionImport';
 export { SessionFileGauge, sessionFileStamp } from './transcripts/sessionFileGauge';
 export { candidateTranscripts, claudeConfigDirs } from './transcripts/transcriptFiles';
+export { yieldToHost } from './yieldToHost';

@@ -35,6 +35,7 @@ import {
   type ToolScope,
   withConfigSwitches,
   writeProjectServerEnabled,
+  yieldToHost,
 } from '../engine';
 import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
@@ -209,7 +210,7 @@ export class ProjectTools implements vscode.Disposable {
       total.demoted.push(...slice.demoted);
       total.recovered.push(...slice.recovered);
       if (!slice.more || this.disposed) return total;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await yieldToHost();
     }
   }
 

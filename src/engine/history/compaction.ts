@@ -13,6 +13,7 @@ import { derivedId } from '../memory/ids';
 import { LAST_CALL_COUNTER } from '../registry/discovery';
 import { OBSERVATION_TYPES } from '../memory/types';
 import { clip, shortDate, words } from '../memory/text';
+import { addToCounter, counterValue } from '../storage/counters';
 import type { Store } from '../storage/store';
 
 const DAY_MS = 86_400_000;
@@ -49,18 +50,14 @@ export function compactHistory(store: Store, before: number, maxRows = 150): Com
 
 /** Calls the registry has read (its cursor), oldest first, into per-day counts. */
 function compactToolCalls(store: Store, before: number, maxRows: number): CompactionSlice {
-  const discovered = store.number('SELECT coalesce(max(value), 0) FROM counters WHERE name = ?', [
-    LAST_CALL_COUNTER,
-  ]);
-  const ids = store
-    .all(
-      `SELECT id FROM tool_calls INDEXED BY tool_calls_by_at WHERE at < ? AND id <= ? ORDER BY at LIMIT ?`,
-      [before, discovered, maxRows + 1],
-    )
-    .map((row) => Number(row.id));
-  const slice = ids.slice(0, maxRows);
-  if (slice.length === 0) return { rows: 0, more: false };
-  const list = JSON.stringify(slice);
+  const discovered = counterValue(store, LAST_CALL_COUNTER);
+  const { list, ...slice } = firstIds(
+    store,
+    'SELECT id FROM tool_calls INDEXED BY tool_calls_by_at WHERE at < ? AND id <= ? ORDER BY at LIMIT ?',
+    [before, discovered],
+    maxRows,
+  );
+  if (slice.rows === 0) return slice;
   store.run(
     `INSERT INTO tool_days (day, tool_name, calls, failures)
        SELECT at / ${DAY_MS}, tool_name, count(*), sum(success = 0) FROM tool_calls
@@ -71,23 +68,36 @@ function compactToolCalls(store: Store, before: number, maxRows: number): Compac
   );
   store.run('DELETE FROM tool_calls WHERE id IN (SELECT value FROM json_each(?))', [list]);
   noteCompactedSessions(store, 'tool_calls', list, before);
-  return { rows: slice.length, more: ids.length > maxRows };
+  return slice;
 }
 
 function compactPrompts(store: Store, before: number, maxRows: number): CompactionSlice {
-  const ids = store
-    .all('SELECT id FROM prompts WHERE at < ? ORDER BY id LIMIT ?', [before, maxRows + 1])
-    .map((row) => Number(row.id));
-  const slice = ids.slice(0, maxRows);
-  if (slice.length === 0) return { rows: 0, more: false };
-  const list = JSON.stringify(slice);
+  const { list, ...slice } = firstIds(
+    store,
+    'SELECT id FROM prompts WHERE at < ? ORDER BY id LIMIT ?',
+    [before],
+    maxRows,
+  );
+  if (slice.rows === 0) return slice;
   noteCompactedSessions(store, 'prompts', list, before);
   store.run('DELETE FROM prompts WHERE id IN (SELECT value FROM json_each(?))', [list]);
-  store.run(
-    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
-    [COMPACTED_PROMPTS, slice.length],
-  );
-  return { rows: slice.length, more: ids.length > maxRows };
+  addToCounter(store, COMPACTED_PROMPTS, slice.rows);
+  return slice;
+}
+
+/**
+ * The first `maxRows` ids `sql` lists (its last parameter is the limit: one more is asked for, to tell whether
+ * any are left), as a JSON list for `json_each`.
+ */
+function firstIds(
+  store: Store,
+  sql: string,
+  params: number[],
+  maxRows: number,
+): CompactionSlice & { list: string } {
+  const ids = store.all(sql, [...params, maxRows + 1]).map((row) => Number(row.id));
+  const slice = ids.slice(0, maxRows);
+  return { rows: slice.length, more: ids.length > maxRows, list: JSON.stringify(slice) };
 }
 
 /**

@@ -3,6 +3,7 @@
  * their record): how many, per agent, the newest, and the last id given (tool calls, prompts and
  * observations name their event by id).
  */
+import { addToCounter, counterValue } from '../storage/counters';
 import type { Store } from '../storage/store';
 import { EVENT_WIDTH } from './chunkParse';
 
@@ -12,33 +13,22 @@ export const LAST_RECEIVED_AT = 'events.last_received_at';
 const COUNT = 'events.count';
 const LAST_ID = 'events.last_id';
 
-function counter(store: Store, name: string): number {
-  return store.number('SELECT value FROM counters WHERE name = ?', [name]);
-}
-
-function addTo(store: Store, name: string, value: number): void {
-  store.run(
-    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value',
-    [name, value],
-  );
-}
-
 /** Ids for a chunk's events, in order: its first event's. */
 export function firstNewEventId(store: Store): number {
-  return counter(store, LAST_ID) + 1;
+  return counterValue(store, LAST_ID) + 1;
 }
 
 /** All events ingested. */
 export function eventCount(store: Store): number {
-  return counter(store, COUNT);
+  return counterValue(store, COUNT);
 }
 
 /** Count a chunk's events (`EVENT_WIDTH` values each: received at, agent), which took the ids from `firstNewEventId`. */
 export function countEvents(store: Store, events: ReadonlyArray<unknown>): void {
   const count = events.length / EVENT_WIDTH;
   if (count === 0) return;
-  addTo(store, COUNT, count);
-  addTo(store, LAST_ID, count);
+  addToCounter(store, COUNT, count);
+  addToCounter(store, LAST_ID, count);
   const perAgent = new Map<string, number>();
   let newest: number | undefined;
   for (let i = 0; i < events.length; i += EVENT_WIDTH) {
@@ -47,7 +37,7 @@ export function countEvents(store: Store, events: ReadonlyArray<unknown>): void 
     if (typeof at === 'number' && (newest === undefined || at > newest)) newest = at;
     if (typeof agent === 'string') perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
   }
-  for (const [agent, agentCount] of perAgent) addTo(store, AGENT_PREFIX + agent, agentCount);
+  for (const [agent, agentCount] of perAgent) addToCounter(store, AGENT_PREFIX + agent, agentCount);
   if (newest !== undefined) {
     store.run(
       'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)',

@@ -9,6 +9,7 @@ import type { Routes } from './routing';
 import type { Store } from '../storage/store';
 import { dropImportedActivity } from '../transcripts/sharedActivity';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
+import { yieldToHost } from '../yieldToHost';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
@@ -129,8 +130,6 @@ function readRange(fd: number, start: number, length: number): Buffer {
   const read = fs.readSync(fd, buffer, 0, length, start);
   return buffer.subarray(0, read);
 }
-
-const yieldToHost = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function identityOf(stat: fs.Stats): string {
   return `${stat.dev}:${stat.ino}`;

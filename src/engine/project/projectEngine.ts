@@ -10,12 +10,14 @@ import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
 import { type Router, type Routes, routerFor } from '../log/routing';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
+import { counterValue } from '../storage/counters';
 import { migrate } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
 import { setAside } from '../storage/snapshot';
 import { loadSqlJs } from '../storage/sqlJs';
 import { Store } from '../storage/store';
 import { importTranscripts } from '../transcripts/importTranscripts';
+import { yieldToHost } from '../yieldToHost';
 import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';
 
 export type Role = 'writer' | 'reader';
@@ -301,9 +303,7 @@ export class ProjectEngine {
       toolFailures:
         db.number('SELECT count(*) FROM tool_calls WHERE success = 0') +
         db.number('SELECT coalesce(sum(failures), 0) FROM tool_days'),
-      prompts:
-        db.number('SELECT count(*) FROM prompts') +
-        db.number('SELECT coalesce(max(value), 0) FROM counters WHERE name = ?', [COMPACTED_PROMPTS]),
+      prompts: db.number('SELECT count(*) FROM prompts') + counterValue(db, COMPACTED_PROMPTS),
       agents: eventsByAgent(db),
       dbBytes: this.snapshotBytes(),
     };
@@ -375,14 +375,15 @@ export class ProjectEngine {
     const exportStarted = performance.now();
     const bytes = this.store.export();
     const exportMs = performance.now() - exportStarted;
-    const saving = savePages(this.snapshotPath, bytes);
+    const saving = savePages(this.snapshotPath, bytes).finally(() => {
+      this.saving = undefined;
+    });
     this.saving = saving.then(
       () => undefined,
       () => undefined,
     );
     try {
       const { writtenBytes } = await saving;
-      this.saving = undefined;
       this.options.onSaved?.({
         bytes: bytes.length,
         writtenBytes,
@@ -392,7 +393,6 @@ export class ProjectEngine {
       this.loadedSnapshotStamp = this.snapshotStamp();
       this.emitChange();
     } catch (error) {
-      this.saving = undefined;
       this.dirty = true;
       throw error;
     }
@@ -435,8 +435,6 @@ export class ProjectEngine {
     }
   }
 }
-
-const yieldToHost = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A writer killed while saving leaves its temp file; only the lock holder saves, so any found are dead. */
 function removeAbandonedTempFiles(stateDir: string): void {

@@ -4,6 +4,7 @@
  * (seed 002: 3 or more failures among the last 5 calls -> demoted, a success -> active again).
  * Incremental: only calls after the last one processed are read, so it can run after every ingest.
  */
+import { counterValue, setCounter } from '../storage/counters';
 import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
 import { configuredServerPrefix, isBuiltinToolName, mcpServerOf, serverToolPrefix } from './toolNames';
 import type { ToolScope, ToolStatus } from './toolTypes';
@@ -26,8 +27,6 @@ const DEMOTE_WINDOW = 5;
 const MAX_REASON = 200;
 /** The id of the last tool call read into the registry (history/compaction.ts folds only calls up to it). */
 export const LAST_CALL_COUNTER = 'tool_registry.last_call_id';
-const COUNTER_UPSERT =
-  'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value';
 
 type NewCalls = {
   tool_name: string;
@@ -65,9 +64,7 @@ export function discoverFromUse(engine: RegistryWriter, maxCalls = Number.MAX_SA
   assertWriter(engine, 'update the tool registry');
   const db = engine.db;
   const result = db.transaction((): DiscoveryResult => {
-    const after = db.number(`SELECT coalesce(max(value), 0) FROM counters WHERE name = ?`, [
-      LAST_CALL_COUNTER,
-    ]);
+    const after = counterValue(db, LAST_CALL_COUNTER);
     const upTo = Math.min(Number.MAX_SAFE_INTEGER, after + maxCalls);
     const batches = readRows<NewCalls>(
       db,
@@ -82,7 +79,7 @@ export function discoverFromUse(engine: RegistryWriter, maxCalls = Number.MAX_SA
     const found: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [], more };
     if (batches.length === 0) {
       // Ids freed by deleted calls: the next slice starts after them.
-      if (more) db.run(COUNTER_UPSERT, [LAST_CALL_COUNTER, upTo]);
+      if (more) setCounter(db, LAST_CALL_COUNTER, upTo);
       return found;
     }
     const servers: ConfiguredServers = new Map(
@@ -157,7 +154,7 @@ export function discoverFromUse(engine: RegistryWriter, maxCalls = Number.MAX_SA
       if (previous === 'demoted' && next === 'active') found.recovered.push(name);
       if (previous !== 'demoted' && previous !== 'stale' && next === 'demoted') found.demoted.push(name);
     }
-    db.run(COUNTER_UPSERT, [LAST_CALL_COUNTER, Math.max(...batches.map((batch) => batch.last_id))]);
+    setCounter(db, LAST_CALL_COUNTER, Math.max(...batches.map((batch) => batch.last_id)));
     return found;
   });
   if (result.calls > 0) engine.noteExternalChange();

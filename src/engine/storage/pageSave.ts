@@ -23,8 +23,13 @@ const WHOLE_WRITE_SHARE = 0.5;
 export interface PageSave {
   /** Bytes written to the database file (the journal writes as much again). */
   writtenBytes: number;
-  /** The file was written whole (new, or most of it changed). */
-  whole: boolean;
+}
+
+/** What a journal holds: the file's new size and its changed pages. */
+interface JournalPages {
+  size: number;
+  pageSize: number;
+  pages: Array<{ page: number; data: Uint8Array }>;
 }
 
 /** SQLite's page size, from the header (offset 16, big-endian; 1 means 65536). */
@@ -45,12 +50,20 @@ export async function savePages(target: string, image: Uint8Array): Promise<Page
   const dirty = await changedPages(target, image);
   if (!dirty || dirty.pages.length * dirty.pageSize > WHOLE_WRITE_SHARE * image.length) {
     await writeFileAtomic(target, image);
-    return { writtenBytes: image.length, whole: true };
+    return { writtenBytes: image.length };
   }
-  const journal = encodeJournal(image, dirty.pageSize, dirty.pages);
-  await writeJournal(target, journal);
-  await applyJournal(target, journal);
-  return { writtenBytes: dirty.pages.length * dirty.pageSize, whole: false };
+  const changed = journalPages(image, dirty.pageSize, dirty.pages);
+  await writeJournal(target, encodeJournal(changed));
+  await applyJournal(target, changed);
+  return { writtenBytes: dirty.pages.length * dirty.pageSize };
+}
+
+function journalPages(image: Uint8Array, pageSize: number, pages: number[]): JournalPages {
+  return {
+    size: image.length,
+    pageSize,
+    pages: pages.map((page) => ({ page, data: image.subarray(page * pageSize, (page + 1) * pageSize) })),
+  };
 }
 
 /** The numbers of the pages of `image` that differ from `target`'s; undefined when there is nothing to compare with. */
@@ -86,16 +99,16 @@ async function changedPages(
   }
 }
 
-function encodeJournal(image: Uint8Array, pageSize: number, pages: number[]): Buffer {
+function encodeJournal({ size, pageSize, pages }: JournalPages): Buffer {
   const journal = Buffer.alloc(HEADER_BYTES + pages.length * (4 + pageSize) + DIGEST_BYTES);
   MAGIC.copy(journal, 0);
-  journal.writeBigUInt64BE(BigInt(image.length), MAGIC.length);
+  journal.writeBigUInt64BE(BigInt(size), MAGIC.length);
   journal.writeUInt32BE(pageSize, MAGIC.length + 8);
   journal.writeUInt32BE(pages.length, MAGIC.length + 12);
   let at = HEADER_BYTES;
-  for (const page of pages) {
+  for (const { page, data } of pages) {
     journal.writeUInt32BE(page, at);
-    journal.set(image.subarray(page * pageSize, (page + 1) * pageSize), at + 4);
+    journal.set(data, at + 4);
     at += 4 + pageSize;
   }
   createHash('sha1').update(journal.subarray(0, at)).digest().copy(journal, at);
@@ -103,9 +116,7 @@ function encodeJournal(image: Uint8Array, pageSize: number, pages: number[]): Bu
 }
 
 /** The journal's pages, or undefined when it is torn or not ours. */
-function decodeJournal(
-  journal: Buffer,
-): { size: number; pageSize: number; pages: Array<{ page: number; data: Buffer }> } | undefined {
+function decodeJournal(journal: Buffer): JournalPages | undefined {
   if (journal.length < HEADER_BYTES + DIGEST_BYTES || !journal.subarray(0, MAGIC.length).equals(MAGIC))
     return undefined;
   const body = journal.length - DIGEST_BYTES;
@@ -135,14 +146,11 @@ export async function writeJournal(target: string, journal: Buffer): Promise<voi
 }
 
 /** Write the journal's pages into the database file, then drop the journal. */
-async function applyJournal(target: string, journal: Buffer): Promise<void> {
-  const decoded = decodeJournal(journal);
-  if (!decoded) throw new Error(`the save journal of ${target} does not read back`);
+async function applyJournal(target: string, { size, pageSize, pages }: JournalPages): Promise<void> {
   const handle = await fs.promises.open(target, 'r+');
   try {
-    for (const { page, data } of decoded.pages)
-      await handle.write(data, 0, data.length, page * decoded.pageSize);
-    await handle.truncate(decoded.size);
+    for (const { page, data } of pages) await handle.write(data, 0, data.length, page * pageSize);
+    await handle.truncate(size);
     await handle.sync();
   } finally {
     await handle.close();
@@ -155,13 +163,13 @@ async function applyJournal(target: string, journal: Buffer): Promise<void> {
  * image), a torn one dropped (the file never saw it). Returns what was done.
  */
 export async function recoverPages(target: string): Promise<'replayed' | 'dropped' | 'none'> {
-  let journal: Buffer;
+  let journal: JournalPages | undefined;
   try {
-    journal = await fs.promises.readFile(journalOf(target));
+    journal = decodeJournal(await fs.promises.readFile(journalOf(target)));
   } catch {
     return 'none';
   }
-  if (!decodeJournal(journal) || !fs.existsSync(target)) {
+  if (!journal || !fs.existsSync(target)) {
     await fs.promises.rm(journalOf(target), { force: true });
     return 'dropped';
   }
@@ -172,5 +180,5 @@ export async function recoverPages(target: string): Promise<'replayed' | 'droppe
 /** For tests: the journal a save of `image` over `target` would write, or undefined for a whole write. */
 export async function journalFor(target: string, image: Uint8Array): Promise<Buffer | undefined> {
   const dirty = await changedPages(target, image);
-  return dirty ? encodeJournal(image, dirty.pageSize, dirty.pages) : undefined;
+  return dirty ? encodeJournal(journalPages(image, dirty.pageSize, dirty.pages)) : undefined;
 }

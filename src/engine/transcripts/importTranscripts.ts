@@ -18,6 +18,7 @@ import {
   sessionIdFromPath,
 } from './transcriptFiles';
 import { type RowCounts, type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
+import { yieldToHost } from '../yieldToHost';
 
 /** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */
 export const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -332,7 +333,7 @@ class TranscriptImport {
         progress.doneBytes += chunk.length;
         onProgress?.({ ...progress });
         // Let the host's other work run between chunks of a large import.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldToHost();
       }
     } finally {
       await handle.close();

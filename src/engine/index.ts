@@ -57,9 +57,11 @@ export {
   type TimelineEntry,
   type TimelineOptions,
 } from './memory';
+export type { IngestResult } from './log/ingest';
 export { parseQuery } from './memory/search';
 export { clip, oneLine, shortDate } from './memory/text';
 export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
+export { bundledCatchUpWorker } from './project/catchUp';
 export { ProjectEngine, type Role } from './project/projectEngine';
 export { identifyProject } from './project/projectIdentity';
 export { latestModel, sessionAgents, sessionCount } from './project/sessions';

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import {
+  bundledCatchUpWorker,
   candidateTranscripts,
   claudeConfigDirs,
   findAgentSessionFiles,
@@ -8,9 +9,10 @@ import {
   type ProjectEngine,
   requestSave,
   saveIfRequested,
+  type IngestResult,
   type TranscriptImportResult,
 } from '../engine';
-import type { IngestProgress, ProjectView } from '../shared/protocol';
+import type { IngestCounts, IngestProgress, ProjectView } from '../shared/protocol';
 import { LiveGauge } from './liveGauge';
 import type { Log } from './log';
 import { NextSessionContext } from './nextSessionContext';
@@ -27,6 +29,13 @@ export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
  * gets a turn to run whatever waits between two chunks.
  */
 const HOST_CHUNK_BYTES = 128 * 1024;
+/**
+ * A backlog above this size (about 6,000 events) is read on the catch-up worker thread, and so is a rebuild:
+ * the extension host's thread only adopts the database the worker saved (engine/project/catchUp.ts).
+ */
+const WORKER_BACKLOG_BYTES = 1024 * 1024;
+/** The worker's script ships beside the bundle; running from source there is none and all is read here. */
+const catchUpWorker = bundledCatchUpWorker();
 /** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
 const FOLD_EVERY_CHUNKS = 64;
 /** How long a follower waits for the writer's snapshot to show a change made here, and how often it looks. */
@@ -51,6 +60,8 @@ export class LiveProject {
   private waitingForWriter = 0;
   /** Bytes read so far of the ingest in progress, for the dashboard's progress bar. */
   progress: IngestProgress | null = null;
+  /** The figures of the database the catch-up worker is writing, while it runs. */
+  private workerCounts: IngestCounts | undefined;
   readonly gauge: LiveGauge;
   /** The tool registry: config scans, discovery from use, ranking for the dashboard. */
   readonly tools: ProjectTools;
@@ -137,10 +148,10 @@ export class LiveProject {
           title: `Context Deck: reading ${formatMb(pending)} of agent activity for ${this.name}`,
           cancellable: true,
         },
-        (report, token) => this.runIngest('ingest', report, token),
+        (report, token) => this.runIngest('ingest', report, token, true),
       );
     } else {
-      await this.runIngest('ingest');
+      await this.runIngest('ingest', undefined, undefined, pending > WORKER_BACKLOG_BYTES);
     }
   }
 
@@ -149,13 +160,14 @@ export class LiveProject {
     report?: vscode.Progress<{ message?: string; increment?: number }>,
     token?: vscode.CancellationToken,
   ) {
-    return this.exclusive(() => this.runIngest('rebuild', report, token));
+    return this.exclusive(() => this.runIngest('rebuild', report, token, true));
   }
 
   private async runIngest(
     kind: 'ingest' | 'rebuild',
     report?: vscode.Progress<{ message?: string; increment?: number }>,
     token?: vscode.CancellationToken,
+    large = false,
   ): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
@@ -169,6 +181,7 @@ export class LiveProject {
     let changed = kind === 'rebuild';
     let chunks = 0;
     let folded = 0;
+    let onWorker = false;
     try {
       const options = {
         signal: abort.signal,
@@ -192,23 +205,52 @@ export class LiveProject {
           this.notify();
         },
       };
-      const result =
-        kind === 'rebuild' ? await this.engine.rebuild(options) : await this.engine.ingest(options);
+      const readHere = () =>
+        kind === 'rebuild' ? this.engine.rebuild(options) : this.engine.ingest(options);
+      let result: IngestResult & { transcriptFilesImported?: number };
+      if (large && catchUpWorker) {
+        try {
+          const caughtUp = await this.engine.catchUp(catchUpWorker, {
+            rebuild: kind === 'rebuild',
+            detailDays: detailDays(),
+            signal: abort.signal,
+            onProgress: (progress, counts) => {
+              this.workerCounts = counts;
+              options.onProgress(progress);
+            },
+          });
+          result = caughtUp;
+          folded += caughtUp.folded;
+          onWorker = true;
+          // The worker found the tools in use: ProjectTools finds nothing new to rank by.
+          this.tools.scheduleRank();
+        } catch (error) {
+          this.log.warn(`${this.name}: ${(error as Error).message}; reading on the extension host's thread`);
+          result = await readHere();
+        } finally {
+          this.workerCounts = undefined;
+        }
+      } else {
+        result = await readHere();
+      }
       if (result.bytes > 0 || result.restarted.length > 0) changed = true;
       if (result.events > 0) this.gauge.sessionsChanged();
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
       if (result.bytes > 0) await saveIfRequested(this.engine);
       await this.tools.afterIngest(kind, result.events);
-      folded += await this.foldOldHistory(chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild', false);
+      folded += await this.foldOldHistory(
+        !onWorker && (chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild'),
+        false,
+      );
       if (result.events > 0) this.nextContext.schedule();
       if (result.bytes > 0 || kind === 'rebuild') {
         const reimported =
-          'transcriptFilesImported' in result
-            ? `, ${result.transcriptFilesImported} transcript files imported again`
+          kind === 'rebuild'
+            ? `, ${result.transcriptFilesImported ?? 0} transcript files imported again`
             : '';
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
-            `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
+            `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms${onWorker ? ' on the catch-up worker thread' : ''}, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
         );
       }
       for (const file of result.restarted)
@@ -235,7 +277,7 @@ export class LiveProject {
   async foldOldHistory(newHistory = false, log = true): Promise<number> {
     try {
       await this.tools.discoverNew();
-      const days = vscode.workspace.getConfiguration('contextDeck').get<number>('history.detailDays', 30);
+      const days = detailDays();
       const rows = await this.engine.foldOldHistory(days, newHistory);
       if (log && rows > 0)
         this.log.info(`${this.name}: ${rows} rows of history older than ${days} days folded`);
@@ -310,7 +352,7 @@ export class LiveProject {
       name: identity.name,
       root: identity.mainRoot,
       role: this.engine.role,
-      counts: this.engine.counts(),
+      counts: this.workerCounts ?? this.engine.counts(),
       lastEventAt: this.engine.lastEventAt(),
       progress: this.progress,
       warnings: [...this.engine.warnings],
@@ -339,6 +381,11 @@ export class LiveProject {
     this.tail = run.catch(() => undefined);
     return run;
   }
+}
+
+/** `contextDeck.history.detailDays`: how many days of history keep their detail. */
+function detailDays(): number {
+  return vscode.workspace.getConfiguration('contextDeck').get<number>('history.detailDays', 30);
 }
 
 /** The extension host's memory (all extensions'): its JS heap, and buffers outside it (sql.js's database). */

@@ -14,7 +14,7 @@ import { DEMO_SESSION, demoEvents, writeDemo } from '../support/demoWorkspace';
 import { type Payload, appendEvents, sessionEvents } from '../support/events';
 import { REPO_ROOT } from '../support/processes';
 import { expectedPercent, transcriptLines, transcriptPath, writeTranscript } from '../support/transcripts';
-import { type Workbench, launchWorkbench } from '../support/workbench';
+import { type Workbench, extensionOutput, launchWorkbench } from '../support/workbench';
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-output', 'e2e', 'dashboard');
 const VSIX = path.join(REPO_ROOT, 'dist', 'context-deck.vsix');
@@ -62,6 +62,8 @@ describe('dashboard in a real VS Code', () => {
   let project: string;
   let claudeDir: string;
   let seeded: Payload[];
+  /** Every event appended to the log so far, valid or not counted by kind. */
+  let recorded: Payload[];
 
   before(async () => {
     assert.ok(fs.existsSync(VSIX), `the packaged extension exists (${VSIX}); run npm run package`);
@@ -69,6 +71,7 @@ describe('dashboard in a real VS Code', () => {
     const now = Date.now();
     ({ home, project, claudeDir } = writeDemo(root, { now }));
     seeded = demoEvents(project, { now });
+    recorded = [...seeded];
     fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
     workbench = await launchWorkbench({
       vsix: VSIX,
@@ -102,8 +105,25 @@ describe('dashboard in a real VS Code', () => {
       tools: [{ tool: 'Read' }, { tool: 'Bash', error: 'Exit code 1' }, { tool: 'Edit' }],
     });
     appendEvents(home, more, 'live.jsonl');
-    await waitForCounts(frame, { ...expectedCounts([...seeded, ...more]), rejected: 1 });
+    recorded.push(...more);
+    await waitForCounts(frame, { ...expectedCounts(recorded), rejected: 1 });
     await workbench.screenshot('02-live-update');
+  });
+
+  test('megabytes of new activity are read on the catch-up worker thread, and the counts follow', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="count-events"]');
+    const backlog = sessionEvents({
+      sessionId: 'backlog-live',
+      cwd: project,
+      startAt: Date.now(),
+      prompts: Array.from({ length: 40 }, (_, i) => `backlog prompt ${i}`),
+      tools: Array.from({ length: 4000 }, (_, i) => ({ tool: i % 3 ? 'Read' : 'Grep' })),
+    });
+    const file = appendEvents(home, backlog, 'backlog.jsonl');
+    assert.ok(fs.statSync(file).size > 1024 * 1024, 'a backlog above the worker threshold (1 MiB)');
+    recorded.push(...backlog);
+    await waitForCounts(frame, { ...expectedCounts(recorded), rejected: 1 }, 60_000);
+    assert.match(extensionOutput(workbench), /ingest .* events, .* on the catch-up worker thread/);
   });
 
   test('Connect Claude Code from the dashboard shows the change, then writes the settings file', async () => {

@@ -9,7 +9,15 @@
  * group; stop() kills the whole group (and does so on failure paths and at process exit too).
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  type WriteStream,
+} from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -113,6 +121,16 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
 };
 
 /** Cache folder of scripts/setup-code-server.mjs. */
+/** What the extension has written to its Output channel ("Context Deck") so far, as VS Code logged it. */
+export function extensionOutput(workbench: Pick<Workbench, 'userDataDir'>): string {
+  const logsDir = join(workbench.userDataDir, 'logs');
+  if (!existsSync(logsDir)) return '';
+  return readdirSync(logsDir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('Context Deck.log'))
+    .map((name) => readFileSync(join(logsDir, name), 'utf8'))
+    .join('');
+}
+
 export function codeServerCacheDir(): string {
   const root = process.env.CONTEXT_DECK_CACHE || join(homedir(), '.cache', 'context-deck');
   return join(root, `code-server-${CODE_SERVER_VERSION}`);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { IngestCounts, RejectView } from '../../shared/protocol';
 import { bundledParseWorker } from '../log/chunkReaders';
+import { type CatchUpOptions, type CatchUpResult, runCatchUpWorker } from './catchUp';
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
@@ -34,6 +35,11 @@ export interface OpenProjectOptions {
   excludeRoots?: string[];
   /** `auto` takes the writer lock when free and follows read-only otherwise. */
   role?: Role | 'auto';
+  /**
+   * Write under the lock this process already holds, without taking it: a worker thread that catches up
+   * for the host's engine (catchUp.ts). The host saves nothing meanwhile and adopts what the worker saved.
+   */
+  borrowedLock?: boolean;
   /** Shown to other processes that find the lock taken. */
   purpose?: string;
   /** Quiet time after a change before the snapshot is written. */
@@ -88,16 +94,19 @@ export class ProjectEngine {
     fs.mkdirSync(stateDir, { recursive: true });
     fs.mkdirSync(eventsDir(options.home), { recursive: true });
     const wantsWriter = (options.role ?? 'auto') !== 'reader';
-    const lock = wantsWriter
-      ? tryAcquireLock(path.join(stateDir, LOCK_FILE), options.purpose ?? `pid ${process.pid}`)
-      : undefined;
+    const lockPath = path.join(stateDir, LOCK_FILE);
+    const lock = !wantsWriter
+      ? undefined
+      : options.borrowedLock
+        ? { path: lockPath, release: () => undefined }
+        : tryAcquireLock(lockPath, options.purpose ?? `pid ${process.pid}`);
     if (options.role === 'writer' && !lock) {
-      const holder = lockHolder(path.join(stateDir, LOCK_FILE));
+      const holder = lockHolder(lockPath);
       throw new Error(
         `another process (${holder ? `${holder.purpose}, pid ${holder.pid}` : 'unknown'}) is writing project ${identity.name}`,
       );
     }
-    if (lock) removeAbandonedTempFiles(stateDir);
+    if (lock && !options.borrowedLock) removeAbandonedTempFiles(stateDir);
     // Empty but of the current schema: what a reader shows until it can read a snapshot.
     const engine = new ProjectEngine(identity, options.home, await freshStore(), lock, options);
     await engine.loadSnapshot();
@@ -267,6 +276,36 @@ export class ProjectEngine {
     return rows;
   }
 
+  /**
+   * `ingest`, or `rebuild` (`options.rebuild`), with the folding of old detail on the way, on a worker thread
+   * (catchUp.ts) so that this thread never waits on it. The worker opens the snapshot under this writer's
+   * lock, so anything unsaved here is saved first; this engine saves nothing until it adopts the image the
+   * worker saved. The caller makes sure nothing else writes the database meanwhile (the host's queue).
+   */
+  async catchUp(workerFile: string, options: CatchUpOptions): Promise<CatchUpResult> {
+    if (this.role !== 'writer' || this.closed) throw new Error('only the writer catches up with the log');
+    this.ingesting++;
+    try {
+      await this.save();
+      const { result, image } = await runCatchUpWorker(
+        workerFile,
+        {
+          home: this.home,
+          folder: this.options.folder,
+          excludeRoots: this.options.excludeRoots ?? [],
+          rebuild: options.rebuild ?? false,
+          detailDays: options.detailDays,
+          chunkBytes: options.chunkBytes,
+        },
+        options,
+      );
+      await this.adoptImage(image);
+      return result;
+    } finally {
+      this.ingesting--;
+    }
+  }
+
   /** Unread bytes of the log for this project, to decide whether a catch-up deserves a progress bar. */
   pendingBytes(): number {
     return new Ingestor(this.store, this.eventsDir, this.routes).pendingBytes();
@@ -366,10 +405,38 @@ export class ProjectEngine {
 
   /** Write the snapshot now if anything changed: only its changed pages, through a journal (storage/pageSave.ts). */
   async save(): Promise<void> {
-    clearTimeout(this.saveTimer);
-    if (this.role !== 'writer') return;
+    await this.saveImage();
+  }
+
+  /** Save now, changed or not, and return the image saved: a worker that caught up hands it to the host. */
+  async handOver(): Promise<Uint8Array> {
+    if (this.role !== 'writer') throw new Error('only the writer hands its database over');
     while (this.saving) await this.saving;
-    if (!this.dirty) return;
+    this.dirty = true;
+    const image = await this.saveImage();
+    if (!image) throw new Error('the database was closed before it could be handed over');
+    return image;
+  }
+
+  /**
+   * Take the database a worker saved under this writer's lock (catchUp.ts) in place of this one. Nothing
+   * here changed meanwhile: the host queues its database work behind a catch-up and saves are held.
+   */
+  async adoptImage(image: Uint8Array): Promise<void> {
+    const SQL = await loadSqlJs();
+    this.replaceStore(new Store(new SQL.Database(image)));
+    clearTimeout(this.saveTimer);
+    this.dirty = false;
+    this.firstUnsavedAt = undefined;
+    this.loadedSnapshotStamp = this.snapshotStamp();
+    this.emitChange();
+  }
+
+  private async saveImage(): Promise<Uint8Array | undefined> {
+    clearTimeout(this.saveTimer);
+    if (this.role !== 'writer' || this.closed) return undefined;
+    while (this.saving) await this.saving;
+    if (!this.dirty) return undefined;
     this.dirty = false;
     this.firstUnsavedAt = undefined;
     const exportStarted = performance.now();
@@ -392,6 +459,7 @@ export class ProjectEngine {
       });
       this.loadedSnapshotStamp = this.snapshotStamp();
       this.emitChange();
+      return bytes;
     } catch (error) {
       this.dirty = true;
       throw error;

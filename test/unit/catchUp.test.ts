@@ -1,0 +1,174 @@
+/**
+ * A backlog read on the catch-up worker thread (as the extension host does for large ones) leaves the
+ * database an ingest on the host's own thread would, saved; the host then goes on reading new lines exactly
+ * once. Cancelled, it keeps what was read; a worker that fails leaves the database as it was.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { discoverFromUse } from '../../src/engine/registry';
+import { bundleForNode } from '../support/bundle';
+import { appendEvents, type Payload, sessionEvents, tempWorkspace } from '../support/events';
+import { savedEvents } from '../support/shipped';
+
+const DAY = 86_400_000;
+const DETAIL_DAYS = 30;
+/** Small chunks, so a cancel lands mid-backlog. */
+const CHUNK_BYTES = 16 * 1024;
+
+let bundleDir = '';
+let workerFile = '';
+before(async () => {
+  bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-catchup-bundle-'));
+  await bundleForNode(bundleDir, {
+    catchUpWorker: 'src/engine/project/catchUpWorker.ts',
+    parseWorker: 'src/engine/log/parseWorker.ts',
+  });
+  workerFile = path.join(bundleDir, 'catchUpWorker.js');
+});
+after(() => fs.rmSync(bundleDir, { recursive: true, force: true }));
+
+let ws: ReturnType<typeof tempWorkspace>;
+const engines: ProjectEngine[] = [];
+beforeEach(() => {
+  ws = tempWorkspace('cd-catchup-');
+});
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.close();
+  ws.cleanup();
+});
+
+async function openWriter(home: string): Promise<ProjectEngine> {
+  const engine = await ProjectEngine.open({ home, folder: ws.project, role: 'writer' });
+  engines.push(engine);
+  return engine;
+}
+
+/** Sessions spread over the last 90 days (half older than the detail window), with tools, prompts and failures. */
+function backlog(sessions: number, prefix = 's'): Payload[] {
+  const now = Date.now();
+  return Array.from({ length: sessions }, (_, i) =>
+    sessionEvents({
+      sessionId: `${prefix}${i}`,
+      cwd: ws.project,
+      startAt: now - ((sessions - i) * 90 * DAY) / sessions,
+      prompts: [`Make the parser ${i} accept quoted strings`, `Now fix test ${i}`],
+      tools: Array.from({ length: 12 }, (_, t) => ({
+        tool: ['Read', 'Edit', 'Bash', `mcp__docs__search_${i % 3}`][t % 4],
+        ...(t === 5 ? { error: 'Exit code 1' } : {}),
+      })),
+    }),
+  ).flat();
+}
+
+/** What the dashboard and the registry show of a database. */
+function figures(engine: ProjectEngine) {
+  return {
+    // The snapshots' sizes on disk differ: one was saved, one not.
+    counts: { ...engine.counts(), dbBytes: 0 },
+    registry: engine.db.all(
+      'SELECT name, origin, status, usage_count, last_used_at FROM tool_registry ORDER BY name',
+    ),
+    toolDays: engine.db.number('SELECT count(*) FROM tool_days'),
+    digests: engine.db.number("SELECT count(*) FROM observations WHERE source = 'digest'"),
+    observations: engine.db.number('SELECT count(*) FROM observations WHERE forgotten_at IS NULL'),
+  };
+}
+
+describe('catch-up on a worker thread', () => {
+  test('gives the database an ingest on this thread gives, saved, and new lines are then read once', async () => {
+    const events = backlog(60);
+    appendEvents(ws.home, events);
+    const progress: number[] = [];
+    const engine = await openWriter(ws.home);
+    const result = await engine.catchUp(workerFile, {
+      detailDays: DETAIL_DAYS,
+      chunkBytes: CHUNK_BYTES,
+      onProgress: (_progress, counts) => progress.push(counts.events),
+    });
+    assert.equal(result.events, events.length);
+    assert.ok(result.folded > 0, 'detail older than the window was folded on the way');
+    assert.ok(progress.length > 1 && progress.at(-1)! > progress[0], 'the counts grew as the worker read');
+
+    // The same log read on this thread, then discovered and folded as the host does.
+    const reference = await openWriter(path.join(ws.home, '..', 'reference-home'));
+    appendEvents(reference.home, events);
+    await reference.ingest({ chunkBytes: CHUNK_BYTES });
+    while (discoverFromUse(reference).more);
+    await reference.foldOldHistory(DETAIL_DAYS, true);
+    const mine = figures(engine);
+    assert.deepEqual(mine, figures(reference));
+    assert.ok(mine.toolDays > 0 && mine.digests > 0);
+    assert.equal(await savedEvents(ws.home, ws.project), events.length, 'the worker saved what it read');
+
+    const later = sessionEvents({
+      sessionId: 'later',
+      cwd: ws.project,
+      startAt: Date.now(),
+      tools: [{ tool: 'Read' }],
+    });
+    appendEvents(ws.home, later);
+    assert.equal((await engine.ingest()).events, later.length);
+    assert.equal(engine.counts().events, events.length + later.length);
+    await engine.save();
+    assert.equal(await savedEvents(ws.home, ws.project), events.length + later.length);
+  });
+
+  test('a rebuild on the worker reads the whole log again', async () => {
+    const events = backlog(10);
+    appendEvents(ws.home, events);
+    const engine = await openWriter(ws.home);
+    await engine.ingest();
+    const before = figures(engine);
+    const result = await engine.catchUp(workerFile, { rebuild: true, detailDays: DETAIL_DAYS });
+    assert.equal(result.events, events.length);
+    assert.deepEqual(figures(engine).counts, before.counts);
+  });
+
+  test('cancelled, it keeps what it read, and the next ingest reads the rest once', async () => {
+    const events = backlog(60);
+    appendEvents(ws.home, events);
+    const engine = await openWriter(ws.home);
+    const abort = new AbortController();
+    const result = await engine.catchUp(workerFile, {
+      detailDays: DETAIL_DAYS,
+      chunkBytes: CHUNK_BYTES,
+      signal: abort.signal,
+      onProgress: () => abort.abort(),
+    });
+    assert.ok(
+      result.events > 0 && result.events < events.length,
+      `read ${result.events} of ${events.length}`,
+    );
+    assert.equal(engine.counts().events, result.events);
+    assert.equal(await savedEvents(ws.home, ws.project), result.events);
+    assert.equal((await engine.ingest()).events, events.length - result.events);
+    assert.equal(engine.counts().events, events.length);
+  });
+
+  test('a worker that fails says why and leaves the database as it was', async () => {
+    appendEvents(ws.home, backlog(4));
+    const engine = await openWriter(ws.home);
+    await engine.ingest();
+    const before = figures(engine);
+    const more = backlog(2, 'more');
+    appendEvents(ws.home, more);
+    const broken = path.join(ws.home, 'broken-worker.js');
+    fs.writeFileSync(broken, "throw new Error('the script is damaged');\n");
+    await assert.rejects(
+      engine.catchUp(broken, { detailDays: DETAIL_DAYS }),
+      /catch-up worker failed: the script is damaged/,
+    );
+    assert.deepEqual(figures(engine), before);
+    const missing = path.join(ws.home, 'no-such-worker.js');
+    await assert.rejects(engine.catchUp(missing, { detailDays: DETAIL_DAYS }), /catch-up worker/);
+    assert.equal(
+      (await engine.ingest()).events,
+      more.length,
+      'the database still reads on from where it was',
+    );
+  });
+});

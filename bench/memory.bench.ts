@@ -195,8 +195,8 @@ export async function benchMemory(): Promise<BenchSection> {
   const { texts, words, rank, next } = corpus();
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
-  migrate(db);
   const store = new Store(db);
+  migrate(db);
   const buildStarted = performance.now();
   const base = Date.parse('2026-01-01T00:00:00Z');
   for (let chunk = 0; chunk < texts.length; chunk += 5000) {

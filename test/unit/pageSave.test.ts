@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { afterEach, beforeEach, test } from 'node:test';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { JOURNAL_SUFFIX, journalFor, recoverPages, writeJournal } from '../../src/engine/storage/pageSave';
+import { PAGE_SIZE } from '../../src/engine/storage/store';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;
@@ -51,6 +52,12 @@ test('a save after a little more activity writes the pages that changed, and the
   try {
     await engine.ingest();
     await engine.save();
+    // Fewer, larger pages: a save copies a quarter as many out of sql.js (30% less time measured at 57 MB).
+    assert.equal(
+      engine.db.number('PRAGMA page_size'),
+      PAGE_SIZE,
+      'a new database has the page size asked for',
+    );
     assert.equal(saves[0].writtenBytes, saves[0].bytes, 'the first save writes the whole file');
     record(2, 1000);
     await engine.ingest();
@@ -58,7 +65,7 @@ test('a save after a little more activity writes the pages that changed, and the
     const second = saves[1];
     assert.ok(second.bytes > 1_000_000, `a database of some size (${second.bytes} bytes)`);
     assert.ok(
-      second.writtenBytes < second.bytes / 10,
+      second.writtenBytes < second.bytes / 5,
       `${second.writtenBytes} of ${second.bytes} bytes written`,
     );
     assert.deepEqual(fs.readFileSync(engine.snapshotPath), Buffer.from(engine.db.export()));
@@ -102,12 +109,19 @@ async function cutShortSave(): Promise<{
   return { file, oldImage, newImage, journal };
 }
 
+function firstChangedPage(before: Buffer, after: Buffer): number {
+  let at = 0;
+  while (after.subarray(at, at + PAGE_SIZE).equals(before.subarray(at, at + PAGE_SIZE))) at += PAGE_SIZE;
+  return at;
+}
+
 test('a whole journal left by a save cut short is replayed at the next open: the new database', async () => {
   const { file, oldImage, newImage, journal } = await cutShortSave();
   await writeJournal(file, journal);
   // Cut short after a few of its pages reached the file: a mix on disk, which the replay completes.
+  const at = firstChangedPage(oldImage, newImage);
   const fd = fs.openSync(file, 'r+');
-  fs.writeSync(fd, newImage, 0, 16384, 0);
+  fs.writeSync(fd, newImage, at, PAGE_SIZE, at);
   fs.closeSync(fd);
   assert.notDeepEqual(fs.readFileSync(file), oldImage);
   const engine = await openWriter();

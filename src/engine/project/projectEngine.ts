@@ -517,7 +517,8 @@ async function newDatabase(): Promise<Database> {
 }
 
 async function freshStore(): Promise<Store> {
-  const db = await newDatabase();
-  migrate(db);
-  return new Store(db);
+  // Store sets the page size, which only an empty database takes: before the schema.
+  const store = new Store(await newDatabase());
+  migrate(store.db);
+  return store;
 }

@@ -16,6 +16,7 @@ import type { AgentConnection } from './agentConnection';
 import { ContextAdvice } from './contextAdvice';
 import { LiveProject, formatMb } from './liveProject';
 import { type Log, shortMessage } from './log';
+import { UserInput } from './userInput';
 
 /** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
 const WATCH_DEBOUNCE_MS = 100;
@@ -41,6 +42,7 @@ export class Projects implements vscode.Disposable {
   home = resolveHome(undefined);
   /** Pruning advice for each project's live session, and its actions. */
   readonly advice: ContextAdvice;
+  private readonly userInput = new UserInput();
 
   /** Whether the projects have been opened once: until then there is nothing to show but "Loading…". */
   opened = false;
@@ -109,6 +111,7 @@ export class Projects implements vscode.Disposable {
           excludeRoots,
           role: 'auto',
           purpose: `VS Code window (extension host pid ${process.pid})`,
+          lastInputAt: this.userInput.lastInputAt,
           onSaved: ({ bytes, writtenBytes, exportMs, totalMs }) =>
             this.log.info(
               `saved ${name}: wrote ${formatMb(writtenBytes)} of ${formatMb(bytes)} (the pages that changed) in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
@@ -299,6 +302,7 @@ export class Projects implements vscode.Disposable {
     await this.reopening;
     await this.closeAll();
     this.changed.dispose();
+    this.userInput.dispose();
   }
 
   dispose(): void {

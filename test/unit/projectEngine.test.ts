@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { resolveId, saveToMemory, setForgotten } from '../../src/engine/memory';
 import { resolveHome } from '../../src/engine/project/paths';
 import { identifyProject } from '../../src/engine/project/projectIdentity';
-import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { ProjectEngine, TYPING_PAUSE_MS } from '../../src/engine/project/projectEngine';
 import { MIGRATIONS, schemaVersion } from '../../src/engine/storage/schema';
 import { requestSave, saveIfRequested } from '../../src/engine/storage/writerLock';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
@@ -118,6 +118,33 @@ describe('snapshot', () => {
       );
     });
   }
+
+  test('a due save waits for a pause in the user’s typing, then saves', async () => {
+    let typedAt = Date.now();
+    const saves: number[] = [];
+    const engine = await open({
+      role: 'writer',
+      lastInputAt: () => typedAt,
+      onSaved: () => saves.push(Date.now()),
+    });
+    seed(2);
+    const typing = setInterval(() => (typedAt = Date.now()), 100);
+    try {
+      await engine.ingest();
+      // Far past the 10 ms debounce: the save keeps waiting while keys are pressed.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(saves.length, 0, 'no save while the user types');
+    } finally {
+      clearInterval(typing);
+    }
+    const stoppedAt = typedAt;
+    for (let waited = 0; saves.length === 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(saves.length, 1, 'saved once typing paused');
+    assert.ok(saves[0] - stoppedAt >= TYPING_PAUSE_MS, 'after a pause in typing, not at the next key');
+    const reader = await open({ role: 'reader' });
+    assert.equal(reader.counts().events, engine.counts().events);
+  });
 
   test('a snapshot from a newer schema is set aside rather than misread', async () => {
     seed(1);

@@ -46,6 +46,11 @@ export interface OpenProjectOptions {
   saveDebounceMs?: number;
   /** Longest a change waits for a save under continuous activity. */
   saveMaxDelayMs?: number;
+  /**
+   * When the user last typed or moved the cursor (the host's editor events). A save holds the thread while
+   * sql.js copies the database out (about 1 ms per MB), so a save that is due waits for a pause in typing.
+   */
+  lastInputAt?: () => number;
   now?: () => number;
   /**
    * The script of the worker that parses large backlogs; by default the bundled one beside this bundle,
@@ -60,6 +65,10 @@ export const SNAPSHOT_FILE = 'db.sqlite';
 /** The shortest detail window: the session-start context reads a week back. */
 export const MIN_DETAIL_DAYS = 7;
 export const LOCK_FILE = 'writer.lock';
+/** A due save waits until the user has not typed for this long... */
+export const TYPING_PAUSE_MS = 1000;
+/** ...unless the change has waited this long (the event log keeps it meanwhile: nothing is lost). */
+export const TYPING_SAVE_MAX_DELAY_MS = 60_000;
 
 /** One project's database: the single writer ingests the event log; readers follow its snapshots. */
 export class ProjectEngine {
@@ -388,19 +397,28 @@ export class ProjectEngine {
     this.scheduleSave();
   }
 
-  private scheduleSave(): void {
+  private scheduleSave(delayMs?: number): void {
     if (this.closed) return;
     const debounce = this.options.saveDebounceMs ?? 1500;
     const maxDelay = this.options.saveMaxDelayMs ?? 10_000;
     const waited = Date.now() - (this.firstUnsavedAt ?? Date.now());
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(
-      () => {
-        // A save copies the whole database in one task: not while a catch-up runs (its end saves).
-        if (this.ingesting === 0) void this.save().catch(() => undefined);
-      },
-      Math.max(0, Math.min(debounce, maxDelay - waited)),
+      () => this.saveWhenQuiet(),
+      delayMs ?? Math.max(0, Math.min(debounce, maxDelay - waited)),
     );
+  }
+
+  /** A save copies the whole database in one task: not while a catch-up runs (its end saves), nor mid-typing. */
+  private saveWhenQuiet(): void {
+    if (this.ingesting > 0) return;
+    const typedAgo = Date.now() - (this.options.lastInputAt?.() ?? 0);
+    const waited = Date.now() - (this.firstUnsavedAt ?? Date.now());
+    if (typedAgo < TYPING_PAUSE_MS && waited < TYPING_SAVE_MAX_DELAY_MS) {
+      this.scheduleSave(TYPING_PAUSE_MS - typedAgo);
+      return;
+    }
+    void this.save().catch(() => undefined);
   }
 
   /** Write the snapshot now if anything changed: only its changed pages, through a journal (storage/pageSave.ts). */
@@ -424,7 +442,11 @@ export class ProjectEngine {
    */
   async adoptImage(image: Uint8Array): Promise<void> {
     const SQL = await loadSqlJs();
-    this.replaceStore(new Store(new SQL.Database(image)));
+    // sql.js copies a Uint8Array into its file system (30-40 ms at 57 MB, on this thread) but takes a Buffer's
+    // memory as it is: the image is this engine's alone (transferred from the worker).
+    this.replaceStore(
+      new Store(new SQL.Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength))),
+    );
     clearTimeout(this.saveTimer);
     this.dirty = false;
     this.firstUnsavedAt = undefined;

@@ -238,6 +238,17 @@ describe('staleness (seed 002)', () => {
   });
 
   // Its speed (under 50 ms) is measured by `npm run bench` (registry), not asserted here.
+  test('a scan that finds nothing to change asks for no save (a save copies the whole database out)', () => {
+    let saveRequests = 0;
+    const writer = { db: engine.db, role: engine.role, noteExternalChange: () => saveRequests++ };
+    fs.rmSync(path.join(ws.project, '.mcp.json'));
+    applyScan(writer, scan(), NOW);
+    assert.equal(saveRequests, 0, 'no tools declared, none known: nothing changed');
+    fs.copyFileSync(SPOTTER_MCP, path.join(ws.project, '.mcp.json'));
+    assert.ok(applyScan(writer, scan(), NOW).added.length > 0);
+    assert.equal(saveRequests, 1, 'new tools are saved');
+  });
+
   test('the staleness pass of a 1,000-tool registry stales and restores 100 tools each way', () => {
     const commands = path.join(ws.project, '.claude', 'commands');
     fs.mkdirSync(commands, { recursive: true });

@@ -68,6 +68,7 @@ export function applyScan(engine: RegistryWriter, scan: ConfigScan, now = Date.n
   const key = (scope: string, name: string) => `${scope}\0${name}`;
   const reasonOf = (row: ConfigRow) =>
     `removed from ${row.source ? displayPath(row.source, scan.projectRoot, scan.userHome) : 'its config'}`;
+  const changesBefore = db.number('SELECT total_changes()');
   const applied = db.transaction(() => {
     const before = new Map(
       readRows<ConfigRow>(
@@ -137,7 +138,8 @@ export function applyScan(engine: RegistryWriter, scan: ConfigScan, now = Date.n
     const followed = followServers(db, removed);
     return { added, staled: [...staled, ...followed.staled], restored: [...restored, ...followed.restored] };
   });
-  engine.noteExternalChange();
+  // A save copies the whole database out of sql.js: not for a scan that found everything as it was.
+  if (db.number('SELECT total_changes()') !== changesBefore) engine.noteExternalChange();
   return { ...applied, ms: performance.now() - started };
 }
 

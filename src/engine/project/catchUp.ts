@@ -79,16 +79,23 @@ export function runCatchUpWorker(
     const cancel = () => worker.postMessage({ type: 'cancel' } satisfies CatchUpRequest);
     options.signal?.addEventListener('abort', cancel);
     if (options.signal?.aborted) cancel();
+    // Done once the worker has gone too: its memory (hundreds of MB at a year of history) is not held
+    // beside the database it hands over.
+    let done: { result: CatchUpResult; image: Uint8Array } | undefined;
     worker.on('message', (report: CatchUpReport) => {
       if (report.type === 'progress') options.onProgress?.(report.progress, report.counts);
-      else if (report.type === 'done') settle(() => resolve({ result: report.result, image: report.image }));
+      else if (report.type === 'done') done = { result: report.result, image: report.image };
       else settle(() => reject(new Error(`the catch-up worker failed: ${report.message}`)));
     });
     worker.on('error', (error) =>
       settle(() => reject(new Error(`the catch-up worker failed: ${error.message}`))),
     );
     worker.on('exit', (code) =>
-      settle(() => reject(new Error(`the catch-up worker stopped (exit code ${code}) before it was done`))),
+      settle(() =>
+        done
+          ? resolve(done)
+          : reject(new Error(`the catch-up worker stopped (exit code ${code}) before it was done`)),
+      ),
     );
   });
 }

@@ -38,6 +38,8 @@ const nodeEntries = [
   { in: 'src/engine/log/parseWorker.ts', out: 'parseWorker.js', required: true },
   // Reads large backlogs and rebuilds for the extension host on a worker thread (see catchUp.ts).
   { in: 'src/engine/project/catchUpWorker.ts', out: 'catchUpWorker.js', required: true },
+  // Checks a snapshot's integrity before it is opened, off the host's thread (see snapshotCheck.ts).
+  { in: 'src/engine/storage/snapshotCheckWorker.ts', out: 'snapshotCheckWorker.js', required: true },
 ];
 
 function buildOptions() {

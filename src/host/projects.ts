@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import {
   eventsDir,
@@ -100,11 +101,15 @@ export class Projects implements vscode.Disposable {
     for (const folder of folders) {
       // A folder nested in another open folder is its own project: the outer one leaves its events alone.
       const excludeRoots = folders.filter((other) => other !== folder && isWithin(folder, other));
+      // Opening reads and checks the saved database (the check on a worker): how long typing waited meanwhile.
+      const pauses = monitorEventLoopDelay({ resolution: 10 });
       try {
         const { id, name } = identifyProject(folder);
         if (opened.has(id)) continue; // two worktrees of one repository are one project
         opened.add(id);
         makePrivateDir(projectStateDir(this.home, id));
+        pauses.enable();
+        const openStarted = Date.now();
         const engine = await ProjectEngine.open({
           home: this.home,
           folder,
@@ -117,6 +122,7 @@ export class Projects implements vscode.Disposable {
               `saved ${name}: wrote ${formatMb(writtenBytes)} of ${formatMb(bytes)} (the pages that changed) in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
             ),
         });
+        pauses.disable();
         if (this.disposed) {
           await engine.close();
           return;
@@ -124,9 +130,13 @@ export class Projects implements vscode.Disposable {
         const live = new LiveProject(engine, this.log, () => this.fire());
         engine.onDidChange(() => this.fire());
         this.lives.push(live);
-        this.log.info(`opened ${live.name} (${engine.identity.mainRoot}) as ${engine.role}`);
+        this.log.info(
+          `opened ${live.name} (${engine.identity.mainRoot}) as ${engine.role} in ${Date.now() - openStarted} ms, ` +
+            `${formatMb(engine.counts().dbBytes)}; meanwhile the extension host waited at most ${Math.round(pauses.max / 1e6)} ms`,
+        );
         live.showNewWarnings();
       } catch (error) {
+        pauses.disable();
         this.log.error(`could not open ${folder}`, error);
         this.problems.push(`Could not open ${folder}: ${shortMessage(error)}`);
       }

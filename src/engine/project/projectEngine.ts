@@ -15,6 +15,7 @@ import { counterValue } from '../storage/counters';
 import { migrate } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
 import { setAside } from '../storage/snapshot';
+import { integrityOf, readShared } from '../storage/snapshotCheck';
 import { loadSqlJs } from '../storage/sqlJs';
 import { Store } from '../storage/store';
 import { importTranscripts } from '../transcripts/importTranscripts';
@@ -182,12 +183,7 @@ export class ProjectEngine {
       if (recovered === 'replayed') this.warnings.push('The last save had been cut short: it was completed.');
     }
     const stamp = this.snapshotStamp();
-    let bytes: Buffer | undefined;
-    try {
-      bytes = await fs.promises.readFile(this.snapshotPath);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    const bytes = await readShared(this.snapshotPath);
     // The writer saves pages in place: a read that overlapped a save is not trusted; the next look reads again.
     if (this.role === 'reader' && (saveInProgress(this.snapshotPath) || this.snapshotStamp() !== stamp))
       return false;
@@ -195,9 +191,11 @@ export class ProjectEngine {
       const SQL = await loadSqlJs();
       let candidate: Database | undefined;
       try {
+        // Off this thread (storage/snapshotCheck.ts): it reads every page.
+        const { verdict } = await integrityOf(bytes);
+        if (verdict !== 'ok') throw new Error(`integrity check says: ${verdict}`);
+        if (this.closed) return false;
         candidate = new SQL.Database(bytes);
-        const check = candidate.exec('PRAGMA integrity_check')[0]?.values[0]?.[0];
-        if (check !== 'ok') throw new Error(`integrity check says: ${String(check)}`);
         migrate(candidate);
         this.replaceStore(new Store(candidate));
         this.loadedSnapshotStamp = stamp;

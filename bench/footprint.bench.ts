@@ -292,7 +292,7 @@ interface RunResult {
   longestPauseMs?: number;
   /** The longest a snapshot save held the extension host (sql.js copies the whole database out). */
   longestSaveHoldMs?: number;
-  /** The longest the extension host waited while the project opened (its saved database read and checked). */
+  /** The longest the extension host waited while the project opened (a saved database is read and checked). */
   openWaitMs?: number;
   /** The whole extension host's JS heap and buffers after the last ingest, as it logged them. */
   memory?: { heapMb: number; buffersMb: number };
@@ -490,12 +490,11 @@ export async function benchFootprint(): Promise<BenchSection> {
       `${run.events.toLocaleString('en-US')} events, catching up the backlog: longest extension host pause ${pause} ms (target <= 50): ${verdict(pause <= 50)}`,
     );
   }
-  for (const run of runs.filter(
-    (r) => r.opening === 'startup' && r.openWaitMs !== undefined && r.events > 0,
-  )) {
-    const wait = run.openWaitMs ?? NaN;
+  for (const run of runs.filter((r) => r.openWaitMs !== undefined)) {
+    // Every run opens a project without a saved database (the log is read after): this is the cost of
+    // loading sql.js and the engine amid VS Code's own start, not of reading a database.
     targets.push(
-      `${run.events.toLocaleString('en-US')} events, opening the saved database at startup: the extension host waited at most ${wait} ms (target <= 50): ${verdict(wait <= 50)}`,
+      `${run.events.toLocaleString('en-US')} events, ${OPENING_LABEL[run.opening]}: while the project opened (no saved database yet), the extension host waited at most ${run.openWaitMs} ms`,
     );
   }
   for (const run of runs.filter((r) => r.idle)) {

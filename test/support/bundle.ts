@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { after, before } from 'node:test';
 import { type BuildOptions, build } from 'esbuild';
 import nodeBundle from '../../scripts/esbuild.node.json';
 import { REPO_ROOT } from './processes';
@@ -21,4 +23,18 @@ export async function bundleForNode(outDir: string, entries: Record<string, stri
     path.join(REPO_ROOT, 'node_modules/sql.js/dist/sql-wasm.wasm'),
     path.join(outDir, 'sql-wasm.wasm'),
   );
+}
+
+/**
+ * Bundles the entries into a temp folder before the file's tests and removes it after them; returns where an
+ * entry's script is (`script('catchUpWorker')`).
+ */
+export function useBundle(entries: Record<string, string>): (name: string) => string {
+  let dir = '';
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bundle-'));
+    await bundleForNode(dir, entries);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return (name) => path.join(dir, `${name}.js`);
 }

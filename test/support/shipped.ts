@@ -1,10 +1,6 @@
 /** The CLI and recorder as they ship, bundled once per test file; sessions for them to read, and what they saved. */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { after, before } from 'node:test';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { bundleForNode } from './bundle';
+import { useBundle } from './bundle';
 import { appendEvents, sessionEvents } from './events';
 
 /**
@@ -12,18 +8,12 @@ import { appendEvents, sessionEvents } from './events';
  * file's tests; returns a script's path.
  */
 export function useShippedBundle(): (script: 'cli' | 'hook') => string {
-  let dir = '';
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-shipped-'));
-    await bundleForNode(dir, {
-      cli: 'src/cli/main.ts',
-      hook: 'src/hook/loader.ts',
-      recorder: 'src/hook/main.ts',
-      parseWorker: 'src/engine/log/parseWorker.ts',
-    });
+  return useBundle({
+    cli: 'src/cli/main.ts',
+    hook: 'src/hook/loader.ts',
+    recorder: 'src/hook/main.ts',
+    parseWorker: 'src/engine/log/parseWorker.ts',
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return (script) => path.join(dir, `${script}.js`);
 }
 
 /** How many events the project's saved snapshot holds, as another window would read it. */

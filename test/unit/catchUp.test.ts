@@ -5,12 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { discoverFromUse } from '../../src/engine/registry';
-import { bundleForNode } from '../support/bundle';
+import { useBundle } from '../support/bundle';
 import { appendEvents, type Payload, sessionEvents, tempWorkspace } from '../support/events';
 import { savedEvents } from '../support/shipped';
 
@@ -19,17 +18,11 @@ const DETAIL_DAYS = 30;
 /** Small chunks, so a cancel lands mid-backlog. */
 const CHUNK_BYTES = 16 * 1024;
 
-let bundleDir = '';
-let workerFile = '';
-before(async () => {
-  bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-catchup-bundle-'));
-  await bundleForNode(bundleDir, {
-    catchUpWorker: 'src/engine/project/catchUpWorker.ts',
-    parseWorker: 'src/engine/log/parseWorker.ts',
-  });
-  workerFile = path.join(bundleDir, 'catchUpWorker.js');
+const script = useBundle({
+  catchUpWorker: 'src/engine/project/catchUpWorker.ts',
+  parseWorker: 'src/engine/log/parseWorker.ts',
 });
-after(() => fs.rmSync(bundleDir, { recursive: true, force: true }));
+const workerFile = () => script('catchUpWorker');
 
 let ws: ReturnType<typeof tempWorkspace>;
 const engines: ProjectEngine[] = [];
@@ -84,7 +77,7 @@ describe('catch-up on a worker thread', () => {
     appendEvents(ws.home, events);
     const progress: number[] = [];
     const engine = await openWriter(ws.home);
-    const result = await engine.catchUp(workerFile, {
+    const result = await engine.catchUp(workerFile(), {
       detailDays: DETAIL_DAYS,
       chunkBytes: CHUNK_BYTES,
       onProgress: (_progress, counts) => progress.push(counts.events),
@@ -123,7 +116,7 @@ describe('catch-up on a worker thread', () => {
     const engine = await openWriter(ws.home);
     await engine.ingest();
     const before = figures(engine);
-    const result = await engine.catchUp(workerFile, { rebuild: true, detailDays: DETAIL_DAYS });
+    const result = await engine.catchUp(workerFile(), { rebuild: true, detailDays: DETAIL_DAYS });
     assert.equal(result.events, events.length);
     assert.deepEqual(figures(engine).counts, before.counts);
   });
@@ -133,7 +126,7 @@ describe('catch-up on a worker thread', () => {
     appendEvents(ws.home, events);
     const engine = await openWriter(ws.home);
     const abort = new AbortController();
-    const result = await engine.catchUp(workerFile, {
+    const result = await engine.catchUp(workerFile(), {
       detailDays: DETAIL_DAYS,
       chunkBytes: CHUNK_BYTES,
       signal: abort.signal,

@@ -5,22 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { integrityHere, integrityOf, readShared } from '../../src/engine/storage/snapshotCheck';
-import { bundleForNode } from '../support/bundle';
+import { useBundle } from '../support/bundle';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 
-let bundleDir = '';
-let workerFile = '';
-before(async () => {
-  bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-check-bundle-'));
-  await bundleForNode(bundleDir, { snapshotCheckWorker: 'src/engine/storage/snapshotCheckWorker.ts' });
-  workerFile = path.join(bundleDir, 'snapshotCheckWorker.js');
-});
-after(() => fs.rmSync(bundleDir, { recursive: true, force: true }));
+const script = useBundle({ snapshotCheckWorker: 'src/engine/storage/snapshotCheckWorker.ts' });
 
 let ws: ReturnType<typeof tempWorkspace>;
 let snapshot = '';
@@ -59,7 +51,10 @@ describe('snapshot integrity check on a worker thread', () => {
     const bytes = await readShared(snapshot);
     assert.ok(bytes && bytes.buffer instanceof SharedArrayBuffer);
     assert.equal(bytes.length, fs.statSync(snapshot).size);
-    assert.deepEqual(await integrityOf(bytes, workerFile), { verdict: 'ok', onWorker: true });
+    assert.deepEqual(await integrityOf(bytes, script('snapshotCheckWorker')), {
+      verdict: 'ok',
+      onWorker: true,
+    });
     assert.equal(await readShared(path.join(ws.home, 'no-such-file')), undefined);
   });
 
@@ -67,7 +62,7 @@ describe('snapshot integrity check on a worker thread', () => {
     test(`damaged by ${name}: the worker finds what the check here finds`, async () => {
       damage(snapshot);
       const bytes = (await readShared(snapshot))!;
-      const check = await integrityOf(bytes, workerFile);
+      const check = await integrityOf(bytes, script('snapshotCheckWorker'));
       assert.ok(check.onWorker);
       assert.notEqual(check.verdict, 'ok');
       assert.equal(check.verdict, await integrityHere(bytes));

@@ -117,6 +117,19 @@ describe('writer lock takeover', () => {
     assert.equal(lockHolder(lockPath), undefined);
   });
 
+  test('a process killed while writing the lock leaves no lock, only a pending text the next taker removes', () => {
+    const stateDir = fs.mkdtempSync(path.join(dir, 'killed-'));
+    const lockPath = path.join(stateDir, 'writer.lock');
+    // What a writer killed between writing its text and linking it into place leaves: never an empty lock.
+    const pending = `${lockPath}.pending-${deadPid()}-1`;
+    fs.writeFileSync(pending, '{"pid":');
+    assert.equal(lockHolder(lockPath), undefined, 'nobody holds the lock');
+    const lock = tryAcquireLock(lockPath, 'the next window');
+    assert.ok(lock, 'taken at once, without waiting for an unreadable lock to age');
+    assert.deepEqual(fs.readdirSync(stateDir), ['writer.lock']);
+    lock.release();
+  });
+
   test('a lock held by a live process is respected, and named', () => {
     const stateDir = fs.mkdtempSync(path.join(dir, 'live-'));
     const lockPath = path.join(stateDir, 'writer.lock');

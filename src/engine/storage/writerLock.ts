@@ -80,27 +80,44 @@ function isAbandoned(lock: LockFile): boolean {
   return lock.owner.hostname === os.hostname() && !isAlive(lock.owner.pid);
 }
 
+/** Beside the lock while its text is written: `writer.lock.pending-<pid>-<n>`. */
+const PENDING = '.pending-';
+let pendingCount = 0;
+
 /**
- * Create `file` with `text` if it does not exist. A write that fails (a full disk) removes the file again:
- * an empty lock would keep every writer out.
+ * Create `file` with `text` if it does not exist, whole or not at all: the text is written to a file of its
+ * own, then linked into place (a link fails when the name exists). A process killed in between never
+ * leaves an empty lock, which would keep every writer out until it aged (UNREADABLE_LOCK_GRACE_MS); a write
+ * that fails (a full disk) leaves nothing behind.
  */
 function createExclusive(file: string, text: string): boolean {
-  let fd: number;
+  const pending = `${file}${PENDING}${process.pid}-${++pendingCount}`;
   try {
-    fd = fs.openSync(file, 'wx', PRIVATE_FILE_MODE);
+    fs.writeFileSync(pending, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  } catch (error) {
+    fs.rmSync(pending, { force: true });
+    throw new Error(`could not write ${file}: ${(error as Error).message}`);
+  }
+  try {
+    fs.linkSync(pending, file);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
-  }
-  try {
-    fs.writeFileSync(fd, text);
-  } catch (error) {
-    fs.rmSync(file, { force: true });
-    throw new Error(`could not write ${file}: ${(error as Error).message}`);
   } finally {
-    fs.closeSync(fd);
+    fs.rmSync(pending, { force: true });
   }
-  return true;
+}
+
+/** Pending lock texts of processes killed while writing them. */
+function removeDeadPending(lockPath: string): void {
+  const prefix = `${path.basename(lockPath)}${PENDING}`;
+  for (const name of fs.readdirSync(path.dirname(lockPath))) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isSafeInteger(pid) && pid !== process.pid && !isAlive(pid))
+      fs.rmSync(path.join(path.dirname(lockPath), name), { force: true });
+  }
 }
 
 /** Who holds the lock, for messages; undefined when free. */
@@ -163,11 +180,15 @@ export function tryAcquireLock(lockPath: string, purpose: string): HeldLock | un
       if (owner && owner.pid === me.pid && owner.since === me.since) fs.rmSync(lockPath, { force: true });
     },
   };
+  const taken = () => {
+    removeDeadPending(lockPath);
+    return held;
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (createExclusive(lockPath, JSON.stringify(me))) return held;
+    if (createExclusive(lockPath, JSON.stringify(me))) return taken();
     const current = readLockFile(lockPath);
     if (!current) continue; // Released in the meantime: try again.
-    return isAbandoned(current) && takeOver(lockPath, current, me) ? held : undefined;
+    return isAbandoned(current) && takeOver(lockPath, current, me) ? taken() : undefined;
   }
   return undefined;
 }

@@ -123,7 +123,11 @@ describe('dashboard in a real VS Code', () => {
     assert.ok(fs.statSync(file).size > 1024 * 1024, 'a backlog above the worker threshold (1 MiB)');
     recorded.push(...backlog);
     await waitForCounts(frame, { ...expectedCounts(recorded), rejected: 1 }, 60_000);
-    assert.match(extensionOutput(workbench), /ingest .* events, .* on the catch-up worker thread/);
+    // The counts show from the worker's progress; its end (fold, save, hand-over) is logged a moment later.
+    const readOnWorker = /ingest .* events, .* on the catch-up worker thread/;
+    for (let waited = 0; !readOnWorker.test(extensionOutput(workbench)) && waited < 30_000; waited += 250)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.match(extensionOutput(workbench), readOnWorker);
   });
 
   test('Connect Claude Code from the dashboard shows the change, then writes the settings file', async () => {

@@ -61,7 +61,7 @@ export type { IngestResult } from './log/ingest';
 export { parseQuery } from './memory/search';
 export { clip, oneLine, shortDate } from './memory/text';
 export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
-export { bundledCatchUpWorker } from './project/catchUp';
+export { bundledScript } from './bundledScript';
 export { ProjectEngine, type Role } from './project/projectEngine';
 export { identifyProject } from './project/projectIdentity';
 export { latestModel, sessionAgents, sessionCount } from './project/sessions';

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import {
-  bundledCatchUpWorker,
+  bundledScript,
   candidateTranscripts,
   claudeConfigDirs,
   findAgentSessionFiles,
@@ -35,7 +35,7 @@ const HOST_CHUNK_BYTES = 128 * 1024;
  */
 const WORKER_BACKLOG_BYTES = 1024 * 1024;
 /** The worker's script ships beside the bundle; running from source there is none and all is read here. */
-const catchUpWorker = bundledCatchUpWorker();
+const catchUpWorker = bundledScript('catchUpWorker.js');
 /** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
 const FOLD_EVERY_CHUNKS = 64;
 /** How long a follower waits for the writer's snapshot to show a change made here, and how often it looks. */

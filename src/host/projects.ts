@@ -132,7 +132,7 @@ export class Projects implements vscode.Disposable {
         this.lives.push(live);
         this.log.info(
           `opened ${live.name} (${engine.identity.mainRoot}) as ${engine.role} in ${Date.now() - openStarted} ms, ` +
-            `${formatMb(engine.counts().dbBytes)}; meanwhile the extension host waited at most ${Math.round(pauses.max / 1e6)} ms`,
+            `${formatMb(engine.snapshotBytes())}; meanwhile the extension host waited at most ${Math.round(pauses.max / 1e6)} ms`,
         );
         live.showNewWarnings();
       } catch (error) {

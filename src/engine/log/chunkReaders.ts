@@ -4,8 +4,6 @@
  * only the thread that owns the sql.js database can write). A worker that fails or dies is not fatal: its
  * chunks are read inline instead, so nothing is lost or read twice; offsets are committed by the writer.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type ChunkRead, readChunk } from './chunkParse';
 import { type Routes, routerFor } from './routing';
@@ -36,12 +34,6 @@ export type ReadReply = { id: number; json: string } | { id: number; error: stri
 export interface ParseWorkerData {
   routes: Routes;
   chunkBytes: number;
-}
-
-/** The bundled parse worker beside this bundle (dist/), if there is one; source runs parse inline. */
-export function bundledParseWorker(): string | undefined {
-  const file = path.join(__dirname, 'parseWorker.js');
-  return fs.existsSync(file) ? file : undefined;
 }
 
 function readInline(routes: Routes, chunkBytes: number): (request: Omit<ReadRequest, 'id'>) => ChunkRead {

@@ -4,8 +4,6 @@
  * database under the host's writer lock, reads and folds, saves, and hands the saved image back
  * (catchUpWorker.ts is its entry, bundled as dist/catchUpWorker.js).
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { IngestCounts } from '../../shared/protocol';
 import type { IngestProgress, IngestResult } from '../log/ingest';
@@ -48,12 +46,6 @@ export type CatchUpReport =
   | { type: 'progress'; progress: IngestProgress; counts: IngestCounts }
   | { type: 'done'; result: CatchUpResult; image: Uint8Array }
   | { type: 'failed'; message: string };
-
-/** The bundled worker beside this bundle (dist/), if there is one; running from source there is none. */
-export function bundledCatchUpWorker(): string | undefined {
-  const file = path.join(__dirname, 'catchUpWorker.js');
-  return fs.existsSync(file) ? file : undefined;
-}
 
 /** Run the worker to its end: its result and the image it saved, or a rejection saying why it stopped. */
 export function runCatchUpWorker(

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { IngestCounts, RejectView } from '../../shared/protocol';
-import { bundledParseWorker } from '../log/chunkReaders';
+import { bundledScript } from '../bundledScript';
 import { type CatchUpOptions, type CatchUpResult, runCatchUpWorker } from './catchUp';
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
@@ -95,7 +95,9 @@ export class ProjectEngine {
   ) {
     this.belongsHere = routerFor(this.routes);
     this.parseWorkerFile =
-      options.parseWorkerFile === undefined ? bundledParseWorker() : (options.parseWorkerFile ?? undefined);
+      options.parseWorkerFile === undefined
+        ? bundledScript('parseWorker.js')
+        : (options.parseWorkerFile ?? undefined);
   }
 
   static async open(options: OpenProjectOptions): Promise<ProjectEngine> {
@@ -355,7 +357,8 @@ export class ProjectEngine {
     };
   }
 
-  private snapshotBytes(): number {
+  /** The saved snapshot's size on disk. */
+  snapshotBytes(): number {
     try {
       return fs.statSync(this.snapshotPath).size;
     } catch {
@@ -427,7 +430,6 @@ export class ProjectEngine {
   /** Save now, changed or not, and return the image saved: a worker that caught up hands it to the host. */
   async handOver(): Promise<Uint8Array> {
     if (this.role !== 'writer') throw new Error('only the writer hands its database over');
-    while (this.saving) await this.saving;
     this.dirty = true;
     const image = await this.saveImage();
     if (!image) throw new Error('the database was closed before it could be handed over');

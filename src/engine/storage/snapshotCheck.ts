@@ -5,15 +5,9 @@
  * Without the worker's script beside the bundle (running from source) the check runs on the caller's thread.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { bundledScript } from '../bundledScript';
 import { loadSqlJs } from './sqlJs';
-
-/** The bundled worker beside this bundle (dist/), if there is one. */
-export function bundledCheckWorker(): string | undefined {
-  const file = path.join(__dirname, 'snapshotCheckWorker.js');
-  return fs.existsSync(file) ? file : undefined;
-}
 
 /** A file's bytes in memory another thread can read without a copy; undefined when there is no file. */
 export async function readShared(file: string): Promise<Buffer | undefined> {
@@ -62,7 +56,10 @@ export interface IntegrityCheck {
 }
 
 /** The integrity check of `bytes` (read by `readShared`), on `workerFile` when given, else here. */
-export function integrityOf(bytes: Buffer, workerFile = bundledCheckWorker()): Promise<IntegrityCheck> {
+export function integrityOf(
+  bytes: Buffer,
+  workerFile = bundledScript('snapshotCheckWorker.js'),
+): Promise<IntegrityCheck> {
   const here = async () => ({ verdict: await integrityHere(bytes), onWorker: false });
   if (!workerFile || !(bytes.buffer instanceof SharedArrayBuffer)) return here();
   return new Promise((resolve) => {

@@ -150,7 +150,7 @@ interface ObservationRow {
 /** Derived observations, oldest first, into their session's digest. */
 function compactObservations(store: Store, before: number, maxRows: number): CompactionSlice {
   const rows = store.all<ObservationRow>(
-    `SELECT seq, session_id, type, text, at, forgotten_at FROM observations INDEXED BY observations_by_at
+    `SELECT seq, session_id, type, text, at, forgotten_at FROM observations INDEXED BY observations_foldable
      WHERE at < ? AND source NOT IN ('saved', 'digest') ORDER BY at LIMIT ?`,
     [before, maxRows + 1],
   );

@@ -294,6 +294,11 @@ export class ProjectEngine {
   async catchUp(workerFile: string, options: CatchUpOptions): Promise<CatchUpResult> {
     if (this.role !== 'writer' || this.closed) throw new Error('only the writer catches up with the log');
     this.ingesting++;
+    // The worker folds what it read up to its end: from here on, the window as it is now is folded.
+    const foldedBefore = detailCutoff(
+      (this.options.now ?? Date.now)(),
+      Math.max(MIN_DETAIL_DAYS, options.detailDays),
+    );
     try {
       await this.save();
       const { result, image } = await runCatchUpWorker(
@@ -309,6 +314,7 @@ export class ProjectEngine {
         options,
       );
       await this.adoptImage(image);
+      this.foldedBefore = Math.max(this.foldedBefore, foldedBefore);
       return result;
     } finally {
       this.ingesting--;

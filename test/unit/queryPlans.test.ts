@@ -1,0 +1,76 @@
+/**
+ * The lookups the views repeat at every update (the live gauge, the tool ranking, the next session's
+ * context, the memory's counts) must find their rows by index: a scan of a table that grows with history
+ * held the extension host 12-200 ms at a year of it (`npm run bench -- --only footprint --big`). Checked on
+ * SQLite's own plans, so that a dropped index or a rewritten query that loses it fails here.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test } from 'node:test';
+import {
+  assembleSessionContext,
+  latestModel,
+  memoryCounts,
+  ProjectEngine,
+  rankTools,
+} from '../../src/engine';
+import { findActiveSession } from '../../src/engine/transcripts/activeSession';
+import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
+
+let ws: ReturnType<typeof tempWorkspace>;
+beforeEach(() => {
+  ws = tempWorkspace();
+});
+afterEach(() => ws.cleanup());
+
+test('what the views read at every update is looked up by index, never by a scan of history', async () => {
+  const now = Date.now();
+  for (let i = 0; i < 3; i++)
+    appendEvents(
+      ws.home,
+      sessionEvents({
+        sessionId: `s${i}`,
+        cwd: ws.project,
+        startAt: now - (3 - i) * 3_600_000,
+        prompts: [`Fix the failing test number ${i}`],
+        tools: [{ tool: 'Read', input: { file_path: `${ws.project}/src/a${i}.ts` } }, { tool: 'Bash' }],
+      }),
+    );
+  const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+  try {
+    await engine.ingest();
+    const store = engine.db;
+    const statement = store.statement.bind(store);
+    const queries = new Set<string>();
+    store.statement = (sql: string) => {
+      queries.add(sql);
+      return statement(sql);
+    };
+    findActiveSession(store, ws.project);
+    latestModel(store);
+    memoryCounts(store);
+    rankTools(engine);
+    const context = assembleSessionContext(engine, { now });
+    store.statement = statement;
+    assert.match(
+      JSON.stringify(context),
+      /Fix the failing test number 2/,
+      'the previous session is summarised',
+    );
+
+    const scans: string[] = [];
+    for (const sql of queries) {
+      if (!/^\s*SELECT/i.test(sql)) continue;
+      const plan = store.db.exec(`EXPLAIN QUERY PLAN ${sql}`)[0]?.values.map((row) => String(row[3])) ?? [];
+      // A bare SCAN reads every row of a table; an automatic index is built from every row at each query.
+      // The registry (a row per tool) and the counters do not grow with history.
+      const bad = plan.filter(
+        (step) => /^SCAN (?!tool_registry$|counters$)\w+$/.test(step) || /AUTOMATIC/.test(step),
+      );
+      if (bad.length > 0) scans.push(`${sql.replace(/\s+/g, ' ').trim()}\n    ${bad.join('; ')}`);
+    }
+    assert.ok(queries.size >= 8, `the lookups ran (${queries.size} queries)`);
+    assert.deepEqual(scans, [], `queries that read all of a table:\n${scans.join('\n')}`);
+  } finally {
+    await engine.close();
+  }
+});

@@ -38,6 +38,11 @@ const WORKER_BACKLOG_BYTES = 1024 * 1024;
 const catchUpWorker = bundledScript('catchUpWorker.js');
 /** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
 const FOLD_EVERY_CHUNKS = 64;
+/**
+ * After a catch-up every view reads the new database (tools ranked, the next session's context, counts):
+ * the host's longest pause over this long after it is logged too.
+ */
+const AFTER_CATCH_UP_MS = 5000;
 /** How long a follower waits for the writer's snapshot to show a change made here, and how often it looks. */
 const WRITER_WAIT_MS = 5000;
 const WRITER_POLL_MS = 150;
@@ -55,6 +60,7 @@ export class LiveProject {
   private abort: AbortController | undefined;
   private shownWarnings = 0;
   private disposed = false;
+  private afterCatchUpTimer: NodeJS.Timeout | undefined;
   private transcriptCount = { value: 0, at: 0 };
   /** Changes made here that this follower waits to see in the writer's snapshot. */
   private waitingForWriter = 0;
@@ -222,6 +228,7 @@ export class LiveProject {
           result = caughtUp;
           folded += caughtUp.folded;
           onWorker = true;
+          this.logPausesAfterCatchUp();
           // The worker found the tools in use: ProjectTools finds nothing new to rank by.
           this.tools.scheduleRank();
         } catch (error) {
@@ -266,6 +273,19 @@ export class LiveProject {
       if (changed) this.notify();
       this.showNewWarnings();
     }
+  }
+
+  private logPausesAfterCatchUp(): void {
+    const pauses = monitorEventLoopDelay({ resolution: 10 });
+    pauses.enable();
+    clearTimeout(this.afterCatchUpTimer);
+    this.afterCatchUpTimer = setTimeout(() => {
+      pauses.disable();
+      if (this.disposed) return;
+      this.log.info(
+        `${this.name}: in the ${AFTER_CATCH_UP_MS / 1000} s after the catch-up, as the views read the new database, longest extension host pause ${Math.round(pauses.max / 1e6)} ms`,
+      );
+    }, AFTER_CATCH_UP_MS);
   }
 
   /**
@@ -367,6 +387,7 @@ export class LiveProject {
   async close(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    clearTimeout(this.afterCatchUpTimer);
     this.gauge.dispose();
     this.tools.dispose();
     this.nextContext.dispose();

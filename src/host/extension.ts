@@ -5,6 +5,7 @@ import { AgentConnection } from './agentConnection';
 import { Commands } from './commands';
 import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
 import { GaugeStatusBar } from './gaugeStatusBar';
+import { HostProfiler } from './hostProfiler';
 import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './nextSessionContext';
 import { PREVIEW_SCHEME } from './settingsChange';
 import { Log } from './log';
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const memoryDocuments = new MemoryDocumentProvider(current);
   const memoryServers = new MemoryServers(context.extensionUri, current, connection, log);
   memoryServers.register();
+  const profiler = new HostProfiler(context.extensionUri.fsPath, context.logUri.fsPath, log);
 
   context.subscriptions.push(
     dashboard,
@@ -45,6 +47,8 @@ export function activate(context: vscode.ExtensionContext): void {
     ...commands.register(),
     memoryDocuments,
     memoryServers,
+    profiler,
+    ...profiler.register(),
     vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, memoryDocuments),
     ...new MemoryCommands(current, memoryDocuments, log).register(),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void current.reopen()),

@@ -254,6 +254,38 @@ describe('dashboard in a real VS Code', () => {
     await workbench.screenshot('09-rejects');
   });
 
+  test('Profile the Extension Host records until stopped from the status bar and says what was ours', async () => {
+    await workbench.runCommand('Context Deck: Profile the Extension Host (Developer)');
+    const recording = workbench.page.locator('.statusbar-item', { hasText: 'Profiling extension host' });
+    await recording.waitFor({ state: 'visible', timeout: 15_000 });
+    await workbench.screenshot('10-profiling');
+    // Some of our work while it records: the agent's next events, ingested and shown.
+    appendEvents(home, [
+      ...sessionEvents({
+        sessionId: 'profiled',
+        cwd: project,
+        startAt: Date.now(),
+        tools: [{ tool: 'Read' }],
+      }),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await recording.click();
+    await recording.waitFor({ state: 'hidden', timeout: 15_000 });
+    const line =
+      /CPU profile: over ([\d.]+) s .* Context Deck's code ran (\d+) ms .*; written to (\S+\.cpuprofile)/;
+    let found: RegExpExecArray | null = null;
+    for (let waited = 0; !(found = line.exec(extensionOutput(workbench))) && waited < 15_000; waited += 250)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.ok(found, `no profile summary in the Output channel:\n${extensionOutput(workbench).slice(-2000)}`);
+    assert.ok(Number(found[1]) >= 3, `the profile covers the time it recorded (${found[1]} s)`);
+    assert.ok(Number(found[2]) > 0, 'the ingest it recorded ran our code');
+    const profile = JSON.parse(fs.readFileSync(found[3], 'utf8')) as { nodes: unknown[]; samples: unknown[] };
+    assert.ok(
+      profile.nodes.length > 0 && profile.samples.length > 0,
+      'DevTools can open the written profile',
+    );
+  });
+
   test('the installed package parses large backlogs on its worker thread', () => {
     // The CLI beside the extension host in the installed package, on a backlog of its own.
     const installed = fs

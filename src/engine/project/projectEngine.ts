@@ -12,7 +12,7 @@ import { type ProjectIdentity, identifyProject } from './projectIdentity';
 import { type Router, type Routes, routerFor } from '../log/routing';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { counterValue } from '../storage/counters';
-import { migrate } from '../storage/schema';
+import { migrate, migrateInSteps } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
 import { setAside } from '../storage/snapshot';
 import { integrityOf, readShared } from '../storage/snapshotCheck';
@@ -547,6 +547,6 @@ async function newDatabase(): Promise<Database> {
 async function freshStore(): Promise<Store> {
   // Store sets the page size, which only an empty database takes: before the schema.
   const store = new Store(await newDatabase());
-  migrate(store.db);
+  await migrateInSteps(store.db, yieldToHost);
   return store;
 }

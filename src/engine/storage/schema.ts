@@ -248,12 +248,35 @@ export function schemaVersion(db: Database): number {
 
 /** Bring a database up to the current schema, one migration per transaction. */
 export function migrate(db: Database): void {
+  const steps = migrationSteps(db);
+  while (!steps.next().done);
+}
+
+/**
+ * `migrate`, with `pause()` awaited after each statement: a new database's schema is some 60 statements, and
+ * run at once they held the extension host 100-350 ms (sql.js compiles its code as the first ones run).
+ * Nothing else may use the database meanwhile.
+ */
+export async function migrateInSteps(db: Database, pause: () => Promise<void>): Promise<void> {
+  const steps = migrationSteps(db);
+  while (!steps.next().done) await pause();
+}
+
+/** Runs the migrations a statement at a time, yielding after each. */
+function* migrationSteps(db: Database): Generator<void, void, void> {
   const current = schemaVersion(db);
   if (current > MIGRATIONS.length) throw new SchemaTooNewError(current);
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.exec('BEGIN');
     try {
-      db.exec(MIGRATIONS[version]);
+      for (const statement of db.iterateStatements(MIGRATIONS[version])) {
+        try {
+          while (statement.step());
+        } finally {
+          statement.free();
+        }
+        yield;
+      }
       db.exec(`PRAGMA user_version = ${version + 1}`);
       db.exec('COMMIT');
     } catch (error) {

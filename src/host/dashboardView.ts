@@ -225,7 +225,9 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
     try {
       this.post({ type: 'state', state: this.projects.state() });
       this.sendTools();
-      this.sendMemory();
+      // The memory section's answer (a search, the counts) is a task of its own: with the state, the first
+      // one held the extension host over 50 ms.
+      setImmediate(() => this.sendMemory());
     } catch (error) {
       this.log.error('building dashboard state failed', error);
     }

@@ -73,7 +73,8 @@ export class LiveGauge implements vscode.Disposable {
     private readonly log: Log,
     private readonly notify: () => void,
   ) {
-    void this.tick();
+    // Not within the constructor's task: the project's other views start in it.
+    setImmediate(() => void this.tick());
   }
 
   /** Events were ingested: a session may have begun, or named its file or model. */

@@ -11,6 +11,7 @@ import {
   ProjectEngine,
   projectStateDir,
   resolveHome,
+  yieldToHost,
 } from '../engine';
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
 import type { AgentConnection } from './agentConnection';
@@ -123,6 +124,8 @@ export class Projects implements vscode.Disposable {
             ),
         });
         pauses.disable();
+        // Each part of the start (the engine, the views' first reads, the first state) is a task of its own.
+        await yieldToHost();
         if (this.disposed) {
           await engine.close();
           return;
@@ -141,6 +144,8 @@ export class Projects implements vscode.Disposable {
         this.problems.push(`Could not open ${folder}: ${shortMessage(error)}`);
       }
     }
+    await yieldToHost();
+    if (this.disposed) return;
     this.opened = true;
     this.fire();
     // Catch up on whatever was appended while no window was reading, once the dashboard (if it is opening)

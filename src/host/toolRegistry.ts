@@ -176,7 +176,7 @@ export class ProjectTools implements vscode.Disposable {
       // A rebuilt database starts with an empty registry: declare the config's tools again.
       this.knownSessions = 0;
       this.appliedScanKey = '';
-      this.scanNow();
+      await this.scanNow();
     } else if (kind === 'ingest' && events > 0 && this.sawSessionStart()) {
       this.scheduleScan(0);
     }
@@ -257,14 +257,14 @@ export class ProjectTools implements vscode.Disposable {
 
   /** Must run inside the queue. Three tasks, not one: at a year of history each takes 10-30 ms. */
   private async scanAndRank(): Promise<void> {
-    this.scanNow();
+    await this.scanNow();
     if (this.host.engine.role === 'writer') await this.discoverInSlices();
     await yieldToHost();
     this.rankNow();
   }
 
-  /** Must run inside the queue. */
-  private scanNow(): void {
+  /** Must run inside the queue. Reading the files and writing the registry are tasks of their own. */
+  private async scanNow(): Promise<void> {
     if (this.disposed) return;
     try {
       const scan: ConfigScan = scanConfigs({ projectRoot: this.root });
@@ -278,7 +278,8 @@ export class ProjectTools implements vscode.Disposable {
       for (const problem of this.problems)
         if (!known.has(`${problem.file}\0${problem.message}`))
           this.log.warn(`${this.host.name}: could not read ${problem.file}: ${problem.message}`);
-      if (this.host.engine.role !== 'writer') return;
+      await yieldToHost();
+      if (this.disposed || this.host.engine.role !== 'writer') return;
       // ~/.claude.json is rewritten by Claude Code all the time: a scan that finds what the last one applied
       // changes nothing but the confirmation time, which only matters on a scale of days.
       const key = JSON.stringify([scan.entries, scan.problems, scan.scopes]);

@@ -34,6 +34,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const memoryServers = new MemoryServers(context.extensionUri, current, connection, log);
   memoryServers.register();
   const profiler = new HostProfiler(context.extensionUri.fsPath, context.logUri.fsPath, log);
+  // From activation on, for a slow start (and the footprint benchmark's catch-up figures).
+  if (process.env.CONTEXT_DECK_PROFILE_STARTUP === '1') void profiler.start();
 
   context.subscriptions.push(
     dashboard,

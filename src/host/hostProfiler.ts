@@ -5,10 +5,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeCpuProfile, summariseCpuProfile } from './cpuProfileSummary';
 import type { Log } from './log';
+import { watchPauses } from './pauseWatch';
 
 /** A sample each millisecond: fine enough for 50 ms tasks, light enough to leave the host's figures alone. */
 const SAMPLING_INTERVAL_US = 1000;
 const PROFILING_CONTEXT = 'contextDeck.profiling';
+/** The host pauses the profile attributes: the longest task the editor should ever wait on. */
+const PAUSE_MS = 50;
 
 /**
  * "Profile the Extension Host (Developer)": records a CPU profile of the extension host in-process
@@ -18,6 +21,7 @@ const PROFILING_CONTEXT = 'contextDeck.profiling';
  */
 export class HostProfiler implements vscode.Disposable {
   private session: Session | undefined;
+  private pauses: ReturnType<typeof watchPauses> | undefined;
   private readonly item = vscode.window.createStatusBarItem(
     'contextDeck.profiling',
     vscode.StatusBarAlignment.Left,
@@ -43,7 +47,7 @@ export class HostProfiler implements vscode.Disposable {
     ];
   }
 
-  private async start(): Promise<void> {
+  async start(): Promise<void> {
     if (this.session) return;
     const session = new Session();
     try {
@@ -58,6 +62,7 @@ export class HostProfiler implements vscode.Disposable {
       return;
     }
     this.session = session;
+    this.pauses = watchPauses(PAUSE_MS);
     this.item.show();
     await vscode.commands.executeCommand('setContext', PROFILING_CONTEXT, true);
     this.log.info('recording a CPU profile of the extension host');
@@ -67,19 +72,25 @@ export class HostProfiler implements vscode.Disposable {
     const session = this.session;
     if (!session) return;
     this.session = undefined;
+    const pauses = this.pauses?.stop() ?? [];
+    this.pauses = undefined;
     this.item.hide();
     await vscode.commands.executeCommand('setContext', PROFILING_CONTEXT, false);
     try {
       const { profile } = (await post(session, 'Profiler.stop')) as Profiler.StopReturnType;
       const ours = path.resolve(this.extensionRoot) + path.sep;
-      const summary = summariseCpuProfile(profile, (url) => urlPath(url).startsWith(ours));
+      const summary = summariseCpuProfile(profile, (url) => urlPath(url).startsWith(ours), pauses);
       fs.mkdirSync(this.logDir, { recursive: true });
       const file = path.join(
         this.logDir,
         `extension-host-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
       );
       fs.writeFileSync(file, JSON.stringify(profile));
-      this.log.info(`CPU profile: ${describeCpuProfile(summary)}; written to ${file}`);
+      // Profiles are timed on the monotonic clock (process.hrtime, in microseconds): when it started, by the wall.
+      const startedAt = Date.now() - (Number(process.hrtime.bigint() / 1000n) - profile.startTime) / 1000;
+      this.log.info(
+        `CPU profile (started ${new Date(startedAt).toISOString()}): ${describeCpuProfile(summary)}; written to ${file}`,
+      );
       const reveal = 'Show Log';
       const choice = await vscode.window.showInformationMessage(
         `Context Deck ran ${Math.round(summary.oursMs)} ms of the extension host's ${Math.round(summary.busyMs)} ms busy in ${(summary.ms / 1000).toFixed(0)} s. The profile is in the log folder.`,
@@ -94,6 +105,7 @@ export class HostProfiler implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.pauses?.stop();
     this.session?.disconnect();
     this.session = undefined;
     this.item.dispose();

@@ -272,7 +272,7 @@ describe('dashboard in a real VS Code', () => {
     await recording.click();
     await recording.waitFor({ state: 'hidden', timeout: 15_000 });
     const line =
-      /CPU profile: over ([\d.]+) s .* Context Deck's code ran (\d+) ms .*; written to (\S+\.cpuprofile)/;
+      /CPU profile \(started [^)]+\): over ([\d.]+) s .* Context Deck's code ran (\d+) ms .*; written to (\S+\.cpuprofile)/;
     let found: RegExpExecArray | null = null;
     for (let waited = 0; !(found = line.exec(extensionOutput(workbench))) && waited < 15_000; waited += 250)
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -1,7 +1,8 @@
 /**
- * The profile summary behind "Profile the Extension Host" and the footprint benchmark's idle figure, on real
- * V8 profiles of this process (node:inspector, as the extension records them): busy work in a script of
- * ours counts as ours, with its longest stretch; someone else's work and idle time do not.
+ * The profile summary behind "Profile the Extension Host" and the footprint benchmark's figures, on real V8
+ * profiles of this process (node:inspector and the pause watch, as the extension records them): busy work in
+ * a script of ours counts as ours, and a pause of the host is ours when our code ran most of it; someone
+ * else's work and idle time are not ours.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -10,7 +11,8 @@ import type { Profiler } from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { summariseCpuProfile } from '../../src/host/cpuProfileSummary';
+import { describeCpuProfile, isOurPause, summariseCpuProfile } from '../../src/host/cpuProfileSummary';
+import { watchPauses } from '../../src/host/pauseWatch';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,7 +35,7 @@ function script(name: string): { file: string; spin: (ms: number) => void } {
   return { file, spin: (require(file) as { spin: (ms: number) => void }).spin };
 }
 
-test('a profile tells our busy time and longest stretch from another extension and from idling', async () => {
+test('a profile tells our busy time, and which of the host pauses were ours, from another extension and idling', async () => {
   const ours = script('ours');
   const theirs = script('theirs');
   const session = new Session();
@@ -41,25 +43,46 @@ test('a profile tells our busy time and longest stretch from another extension a
   await post(session, 'Profiler.enable');
   await post(session, 'Profiler.setSamplingInterval', { interval: 1000 });
   await post(session, 'Profiler.start');
+  const watch = watchPauses(50);
   await sleep(100);
   ours.spin(120);
   await sleep(100);
+  // Back to back with another extension's work: one pause, mostly theirs.
+  theirs.spin(100);
   ours.spin(30);
-  await sleep(50);
-  theirs.spin(200);
+  theirs.spin(100);
   await sleep(100);
+  // Short tasks of ours with the loop turning between them: no pause at all.
+  for (let i = 0; i < 5; i++) {
+    ours.spin(20);
+    await sleep(15);
+  }
+  const pauses = watch.stop();
   const { profile } = (await post(session, 'Profiler.stop')) as Profiler.StopReturnType;
   session.disconnect();
 
   const root = path.dirname(path.dirname(ours.file)) + path.sep;
-  const summary = summariseCpuProfile(profile, (url) => url.replace(/^file:\/\//, '').startsWith(root));
-  // 150 ms of ours; sampling and timer slack allow some error either way.
-  assert.ok(summary.oursMs > 110 && summary.oursMs < 200, `ours ${summary.oursMs} ms`);
-  assert.ok(
-    summary.longestOursMs > 100 && summary.longestOursMs < 170,
-    `longest ${summary.longestOursMs} ms`,
+  const summary = summariseCpuProfile(
+    profile,
+    (url) => url.replace(/^file:\/\//, '').startsWith(root),
+    pauses,
   );
+  // 250 ms of ours; sampling and timer slack allow some error either way.
+  assert.ok(summary.oursMs > 200 && summary.oursMs < 320, `ours ${summary.oursMs} ms`);
   // The host was busy with theirs too, and idle for the rest.
   assert.ok(summary.busyMs > summary.oursMs + 150, `busy ${summary.busyMs} ms, ours ${summary.oursMs} ms`);
   assert.ok(summary.busyMs < summary.ms - 150, `busy ${summary.busyMs} of ${summary.ms} ms`);
+
+  const described = JSON.stringify(summary.pauses);
+  assert.equal(summary.pauses.length, 2, described);
+  const [mixed, mine] = summary.pauses;
+  assert.ok(mixed.ms > 220 && mixed.ms < 300 && !isOurPause(mixed), described);
+  assert.ok(mixed.oursMs > 15 && mixed.oursMs < 60, described);
+  assert.ok(mine.ms > 115 && mine.ms < 150 && isOurPause(mine), described);
+  assert.equal(mine.entry, 'spin');
+  assert.ok(mine.atMs >= 90 && mine.atMs < 400, described);
+  assert.match(
+    describeCpuProfile(summary),
+    /paused over 50 ms 2 times, 1 of them mostly our code \(1\d\d ms at 0\.\d\d s in spin\); the longest of other code 2\d\d ms/,
+  );
 });

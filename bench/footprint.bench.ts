@@ -490,7 +490,10 @@ async function measure(size: number, opening: Opening, idleMs: number): Promise<
     }
     const at = (stamp: number | undefined) => (stamp === undefined ? NaN : stamp - clickAt);
     const channel = extensionOutput(workbench);
-    const [activationProfile, idleProfile] = profiles(channel);
+    // Profiled and startup runs: the profile from activation; click runs: the idle minute's.
+    const taken = profiles(channel);
+    const activationProfile = opening === 'click' ? undefined : taken[0];
+    const idleProfile = opening === 'click' ? taken[0] : undefined;
     const dbBytes = snapshotBytes(home);
     const logLines = ourLogLines(workbench, clickAt, outDir);
     return {

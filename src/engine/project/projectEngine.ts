@@ -269,8 +269,7 @@ export class ProjectEngine {
    */
   async foldOldHistory(detailDays: number, newHistory = false): Promise<number> {
     if (this.role !== 'writer' || this.closed) return 0;
-    const now = (this.options.now ?? Date.now)();
-    const before = detailCutoff(now, Math.max(MIN_DETAIL_DAYS, detailDays));
+    const before = this.detailCutoff(detailDays);
     if (!newHistory && before <= this.foldedBefore) return 0;
     let rows = 0;
     for (;;) {
@@ -290,6 +289,11 @@ export class ProjectEngine {
     return rows;
   }
 
+  /** Where detail older than the window (at least a week) begins to be folded, as of now. */
+  private detailCutoff(detailDays: number): number {
+    return detailCutoff((this.options.now ?? Date.now)(), Math.max(MIN_DETAIL_DAYS, detailDays));
+  }
+
   /**
    * `ingest`, or `rebuild` (`options.rebuild`), with the folding of old detail on the way, on a worker thread
    * (catchUp.ts) so that this thread never waits on it. The worker opens the snapshot under this writer's
@@ -300,10 +304,7 @@ export class ProjectEngine {
     if (this.role !== 'writer' || this.closed) throw new Error('only the writer catches up with the log');
     this.ingesting++;
     // The worker folds what it read up to its end: from here on, the window as it is now is folded.
-    const foldedBefore = detailCutoff(
-      (this.options.now ?? Date.now)(),
-      Math.max(MIN_DETAIL_DAYS, options.detailDays),
-    );
+    const foldedBefore = this.detailCutoff(options.detailDays);
     try {
       await this.save();
       const { result, image } = await runCatchUpWorker(

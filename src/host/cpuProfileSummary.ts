@@ -29,6 +29,9 @@ export interface AttributedPause {
   entry: string;
 }
 
+/** The host pauses a profile attributes: the longest task the editor should ever wait on. */
+export const PAUSE_MS = 50;
+
 /** A pause is ours when our code ran most of it. */
 export const isOurPause = (pause: AttributedPause) => pause.oursMs >= pause.ms / 2;
 
@@ -105,7 +108,7 @@ export function describeCpuProfile(summary: CpuProfileSummary): string {
   return (
     `over ${(summary.ms / 1000).toFixed(1)} s the extension host was busy ${percent(summary.busyMs)} of a core; ` +
     `Context Deck's code ran ${Math.round(summary.oursMs)} ms of it, ${percent(summary.oursMs)} of a core; ` +
-    `the host paused over 50 ms ${summary.pauses.length} times, ${ours.length} of them mostly our code` +
+    `the host paused over ${PAUSE_MS} ms ${summary.pauses.length} times, ${ours.length} of them mostly our code` +
     (ours.length > 0
       ? ` (${ours
           .slice(0, PAUSES_LISTED)

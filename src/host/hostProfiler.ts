@@ -3,15 +3,13 @@ import { Session } from 'node:inspector';
 import type { Profiler } from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeCpuProfile, summariseCpuProfile } from './cpuProfileSummary';
+import { PAUSE_MS, describeCpuProfile, summariseCpuProfile } from './cpuProfileSummary';
 import type { Log } from './log';
-import { watchPauses } from './pauseWatch';
+import { hrtimeUs, watchPauses } from './pauseWatch';
 
 /** A sample each millisecond: fine enough for 50 ms tasks, light enough to leave the host's figures alone. */
 const SAMPLING_INTERVAL_US = 1000;
 const PROFILING_CONTEXT = 'contextDeck.profiling';
-/** The host pauses the profile attributes: the longest task the editor should ever wait on. */
-const PAUSE_MS = 50;
 
 /**
  * "Profile the Extension Host (Developer)": records a CPU profile of the extension host in-process
@@ -87,7 +85,7 @@ export class HostProfiler implements vscode.Disposable {
       );
       fs.writeFileSync(file, JSON.stringify(profile));
       // Profiles are timed on the monotonic clock (process.hrtime, in microseconds): when it started, by the wall.
-      const startedAt = Date.now() - (Number(process.hrtime.bigint() / 1000n) - profile.startTime) / 1000;
+      const startedAt = Date.now() - (hrtimeUs() - profile.startTime) / 1000;
       this.log.info(
         `CPU profile (started ${new Date(startedAt).toISOString()}): ${describeCpuProfile(summary)}; written to ${file}`,
       );

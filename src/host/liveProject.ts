@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import {
   bundledScript,
@@ -16,6 +15,7 @@ import type { IngestCounts, IngestProgress, ProjectView } from '../shared/protoc
 import { LiveGauge } from './liveGauge';
 import type { Log } from './log';
 import { NextSessionContext } from './nextSessionContext';
+import { longestPause } from './pauseWatch';
 import { ProjectTools } from './toolRegistry';
 
 /** Counting transcripts lists folders; the dashboard asks far more often than they change. */
@@ -181,8 +181,7 @@ export class LiveProject {
     let reportedPercent = 0;
     const started = Date.now();
     // The extension host's longest pause while this runs (ours or another extension's): typing waits that long.
-    const pauses = monitorEventLoopDelay({ resolution: 10 });
-    pauses.enable();
+    const pauses = longestPause();
     // An ingest that found nothing new changes nothing on screen: the idle poll must not redraw.
     let changed = kind === 'rebuild';
     let chunks = 0;
@@ -257,7 +256,7 @@ export class LiveProject {
             : '';
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
-            `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms${onWorker ? ' on the catch-up worker thread' : ''}, longest extension host pause ${Math.round(pauses.max / 1e6)} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
+            `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms${onWorker ? ' on the catch-up worker thread' : ''}, longest extension host pause ${pauses.maxMs()} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
         );
       }
       for (const file of result.restarted)
@@ -266,7 +265,7 @@ export class LiveProject {
       changed = true;
       throw error;
     } finally {
-      pauses.disable();
+      pauses.stop();
       cancel?.dispose();
       if (this.abort === abort) this.abort = undefined;
       this.progress = null;
@@ -276,14 +275,13 @@ export class LiveProject {
   }
 
   private logPausesAfterCatchUp(): void {
-    const pauses = monitorEventLoopDelay({ resolution: 10 });
-    pauses.enable();
+    const pauses = longestPause();
     clearTimeout(this.afterCatchUpTimer);
     this.afterCatchUpTimer = setTimeout(() => {
-      pauses.disable();
+      pauses.stop();
       if (this.disposed) return;
       this.log.info(
-        `${this.name}: in the ${AFTER_CATCH_UP_MS / 1000} s after the catch-up, as the views read the new database, longest extension host pause ${Math.round(pauses.max / 1e6)} ms`,
+        `${this.name}: in the ${AFTER_CATCH_UP_MS / 1000} s after the catch-up, as the views read the new database, longest extension host pause ${pauses.maxMs()} ms`,
       );
     }, AFTER_CATCH_UP_MS);
   }

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import {
   eventsDir,
@@ -18,6 +17,7 @@ import type { AgentConnection } from './agentConnection';
 import { ContextAdvice } from './contextAdvice';
 import { LiveProject, formatMb } from './liveProject';
 import { type Log, shortMessage } from './log';
+import { longestPause } from './pauseWatch';
 import { UserInput } from './userInput';
 
 /** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
@@ -103,13 +103,13 @@ export class Projects implements vscode.Disposable {
       // A folder nested in another open folder is its own project: the outer one leaves its events alone.
       const excludeRoots = folders.filter((other) => other !== folder && isWithin(folder, other));
       // Opening reads and checks the saved database (the check on a worker): how long typing waited meanwhile.
-      const pauses = monitorEventLoopDelay({ resolution: 10 });
+      let pauses: ReturnType<typeof longestPause> | undefined;
       try {
         const { id, name } = identifyProject(folder);
         if (opened.has(id)) continue; // two worktrees of one repository are one project
         opened.add(id);
         makePrivateDir(projectStateDir(this.home, id));
-        pauses.enable();
+        pauses = longestPause();
         const openStarted = Date.now();
         const engine = await ProjectEngine.open({
           home: this.home,
@@ -123,7 +123,7 @@ export class Projects implements vscode.Disposable {
               `saved ${name}: wrote ${formatMb(writtenBytes)} of ${formatMb(bytes)} (the pages that changed) in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
             ),
         });
-        pauses.disable();
+        pauses.stop();
         // Each part of the start (the engine, the views' first reads, the first state) is a task of its own.
         await yieldToHost();
         if (this.disposed) {
@@ -135,11 +135,11 @@ export class Projects implements vscode.Disposable {
         this.lives.push(live);
         this.log.info(
           `opened ${live.name} (${engine.identity.mainRoot}) as ${engine.role} in ${Date.now() - openStarted} ms, ` +
-            `${formatMb(engine.snapshotBytes())}; meanwhile the extension host waited at most ${Math.round(pauses.max / 1e6)} ms`,
+            `${formatMb(engine.snapshotBytes())}; meanwhile the extension host waited at most ${pauses.maxMs()} ms`,
         );
         live.showNewWarnings();
       } catch (error) {
-        pauses.disable();
+        pauses?.stop();
         this.log.error(`could not open ${folder}`, error);
         this.problems.push(`Could not open ${folder}: ${shortMessage(error)}`);
       }

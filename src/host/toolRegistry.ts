@@ -255,7 +255,10 @@ export class ProjectTools implements vscode.Disposable {
     }, delayMs);
   }
 
-  /** Must run inside the queue. Three tasks, not one: at a year of history each takes 10-30 ms. */
+  /**
+   * Must run inside the queue. Scan, discovery and ranking are tasks of their own: at a year of history each
+   * takes 10-30 ms.
+   */
   private async scanAndRank(): Promise<void> {
     await this.scanNow();
     if (this.host.engine.role === 'writer') await this.discoverInSlices();

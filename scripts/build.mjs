@@ -38,8 +38,8 @@ const nodeEntries = [
   { in: 'src/mcp/main.ts', out: 'mcp.js', banner: cliBanner },
   // Beside every bundle that ingests: parses large backlogs on a worker thread (see chunkParser.ts).
   { in: 'src/engine/log/parseWorker.ts', out: 'parseWorker.js', required: true },
-  // Reads large backlogs and rebuilds for the extension host on a worker thread (see catchUp.ts).
-  { in: 'src/engine/project/catchUpWorker.ts', out: 'catchUpWorker.js', required: true },
+  // Reads large backlogs and rebuilds for the extension host in a child process (see catchUp.ts).
+  { in: 'src/engine/project/catchUpProcess.ts', out: 'catchUpProcess.js', required: true },
   // Checks a snapshot's integrity before it is opened, off the host's thread (see snapshotCheck.ts).
   { in: 'src/engine/storage/snapshotCheckWorker.ts', out: 'snapshotCheckWorker.js', required: true },
 ];

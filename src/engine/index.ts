@@ -62,6 +62,7 @@ export { parseQuery } from './memory/search';
 export { clip, oneLine, shortDate } from './memory/text';
 export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
 export { bundledScript } from './bundledScript';
+export type { CatchUpResult } from './project/catchUp';
 export { ProjectEngine, type Role } from './project/projectEngine';
 export { identifyProject } from './project/projectIdentity';
 export { latestModel, sessionAgents, sessionCount } from './project/sessions';

@@ -8,6 +8,7 @@ import {
   type ProjectEngine,
   requestSave,
   saveIfRequested,
+  type CatchUpResult,
   type IngestResult,
   type TranscriptImportResult,
 } from '../engine';
@@ -30,12 +31,12 @@ export const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
  */
 const HOST_CHUNK_BYTES = 128 * 1024;
 /**
- * A backlog above this size (about 6,000 events) is read on the catch-up worker thread, and so is a rebuild:
- * the extension host's thread only adopts the database the worker saved (engine/project/catchUp.ts).
+ * A backlog above this size (about 6,000 events) is read in the catch-up process, and so is a rebuild: the
+ * extension host only reads back the database that process saved (engine/project/catchUp.ts).
  */
-const WORKER_BACKLOG_BYTES = 1024 * 1024;
-/** The worker's script ships beside the bundle; running from source there is none and all is read here. */
-const catchUpWorker = bundledScript('catchUpWorker.js');
+const CATCH_UP_BACKLOG_BYTES = 1024 * 1024;
+/** The catch-up process's script ships beside the bundle; running from source there is none and all is read here. */
+const catchUpScript = bundledScript('catchUpProcess.js');
 /** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
 const FOLD_EVERY_CHUNKS = 64;
 /**
@@ -66,8 +67,8 @@ export class LiveProject {
   private waitingForWriter = 0;
   /** Bytes read so far of the ingest in progress, for the dashboard's progress bar. */
   progress: IngestProgress | null = null;
-  /** The figures of the database the catch-up worker is writing, while it runs. */
-  private workerCounts: IngestCounts | undefined;
+  /** The figures of the database the catch-up process is writing, while it runs. */
+  private catchUpCounts: IngestCounts | undefined;
   readonly gauge: LiveGauge;
   /** The tool registry: config scans, discovery from use, ranking for the dashboard. */
   readonly tools: ProjectTools;
@@ -157,7 +158,7 @@ export class LiveProject {
         (report, token) => this.runIngest('ingest', report, token, true),
       );
     } else {
-      await this.runIngest('ingest', undefined, undefined, pending > WORKER_BACKLOG_BYTES);
+      await this.runIngest('ingest', undefined, undefined, pending > CATCH_UP_BACKLOG_BYTES);
     }
   }
 
@@ -186,7 +187,7 @@ export class LiveProject {
     let changed = kind === 'rebuild';
     let chunks = 0;
     let folded = 0;
-    let onWorker = false;
+    let inProcess: CatchUpResult | undefined;
     try {
       const options = {
         signal: abort.signal,
@@ -213,28 +214,28 @@ export class LiveProject {
       const readHere = () =>
         kind === 'rebuild' ? this.engine.rebuild(options) : this.engine.ingest(options);
       let result: IngestResult & { transcriptFilesImported?: number };
-      if (large && catchUpWorker) {
+      if (large && catchUpScript) {
         try {
-          const caughtUp = await this.engine.catchUp(catchUpWorker, {
+          const caughtUp = await this.engine.catchUp(catchUpScript, {
             rebuild: kind === 'rebuild',
             detailDays: detailDays(),
             signal: abort.signal,
             onProgress: (progress, counts) => {
-              this.workerCounts = counts;
+              this.catchUpCounts = counts;
               options.onProgress(progress);
             },
           });
           result = caughtUp;
           folded += caughtUp.folded;
-          onWorker = true;
+          inProcess = caughtUp;
           this.logPausesAfterCatchUp();
-          // The worker found the tools in use: ProjectTools finds nothing new to rank by.
+          // The catch-up found the tools in use: ProjectTools finds nothing new to rank by.
           this.tools.scheduleRank();
         } catch (error) {
           this.log.warn(`${this.name}: ${(error as Error).message}; reading on the extension host's thread`);
           result = await readHere();
         } finally {
-          this.workerCounts = undefined;
+          this.catchUpCounts = undefined;
         }
       } else {
         result = await readHere();
@@ -245,7 +246,7 @@ export class LiveProject {
       if (result.bytes > 0) await saveIfRequested(this.engine);
       await this.tools.afterIngest(kind, result.events);
       folded += await this.foldOldHistory(
-        !onWorker && (chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild'),
+        !inProcess && (chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild'),
         false,
       );
       if (result.events > 0) this.nextContext.schedule();
@@ -256,7 +257,7 @@ export class LiveProject {
             : '';
         this.log.info(
           `${kind} ${this.name}: ${result.events} events, ${result.rejected} rejected, ${result.foreign} for other projects, ` +
-            `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms${onWorker ? ' on the catch-up worker thread' : ''}, longest extension host pause ${pauses.maxMs()} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
+            `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms${inProcess ? ` in the catch-up process (peak RSS ${formatMb(inProcess.peakRssBytes)})` : ''}, longest extension host pause ${pauses.maxMs()} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
         );
       }
       for (const file of result.restarted)
@@ -370,7 +371,7 @@ export class LiveProject {
       name: identity.name,
       root: identity.mainRoot,
       role: this.engine.role,
-      counts: this.workerCounts ?? this.engine.counts(),
+      counts: this.catchUpCounts ?? this.engine.counts(),
       lastEventAt: this.engine.lastEventAt(),
       progress: this.progress,
       warnings: [...this.engine.warnings],

@@ -27,7 +27,7 @@ export async function bundleForNode(outDir: string, entries: Record<string, stri
 
 /**
  * Bundles the entries into a temp folder before the file's tests and removes it after them; returns where an
- * entry's script is (`script('catchUpWorker')`).
+ * entry's script is (`script('catchUpProcess')`).
  */
 export function useBundle(entries: Record<string, string>): (name: string) => string {
   let dir = '';

@@ -1,12 +1,17 @@
 /**
- * A backlog read on the catch-up worker thread (as the extension host does for large ones) leaves the
- * database an ingest on the host's own thread would, saved; the host then goes on reading new lines exactly
- * once. Cancelled, it keeps what was read; a worker that fails leaves the database as it was.
+ * A backlog read in the catch-up process (as the extension host does for large ones) leaves the database an
+ * ingest on the host's own thread would, saved; the host then goes on reading new lines exactly once.
+ * Cancelled, it keeps what was read; a process that fails leaves the database as it was, and one whose host
+ * has gone stops.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { CatchUpJob } from '../../src/engine/project/catchUp';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { discoverFromUse } from '../../src/engine/registry';
 import { useBundle } from '../support/bundle';
@@ -19,10 +24,10 @@ const DETAIL_DAYS = 30;
 const CHUNK_BYTES = 16 * 1024;
 
 const script = useBundle({
-  catchUpWorker: 'src/engine/project/catchUpWorker.ts',
+  catchUpProcess: 'src/engine/project/catchUpProcess.ts',
   parseWorker: 'src/engine/log/parseWorker.ts',
 });
-const workerFile = () => script('catchUpWorker');
+const catchUpScript = () => script('catchUpProcess');
 
 let ws: ReturnType<typeof tempWorkspace>;
 const engines: ProjectEngine[] = [];
@@ -71,20 +76,21 @@ function figures(engine: ProjectEngine) {
   };
 }
 
-describe('catch-up on a worker thread', () => {
+describe('catch-up in a child process', () => {
   test('gives the database an ingest on this thread gives, saved, and new lines are then read once', async () => {
     const events = backlog(60);
     appendEvents(ws.home, events);
     const progress: number[] = [];
     const engine = await openWriter(ws.home);
-    const result = await engine.catchUp(workerFile(), {
+    const result = await engine.catchUp(catchUpScript(), {
       detailDays: DETAIL_DAYS,
       chunkBytes: CHUNK_BYTES,
       onProgress: (_progress, counts) => progress.push(counts.events),
     });
     assert.equal(result.events, events.length);
     assert.ok(result.folded > 0, 'detail older than the window was folded on the way');
-    assert.ok(progress.length > 1 && progress.at(-1)! > progress[0], 'the counts grew as the worker read');
+    assert.ok(progress.length > 1 && progress.at(-1)! > progress[0], 'the counts grew as the child read');
+    assert.ok(result.peakRssBytes > 10 * 1024 * 1024, `the child's peak RSS: ${result.peakRssBytes} bytes`);
 
     // The same log read on this thread, then discovered and folded as the host does.
     const reference = await openWriter(path.join(ws.home, '..', 'reference-home'));
@@ -95,7 +101,7 @@ describe('catch-up on a worker thread', () => {
     const mine = figures(engine);
     assert.deepEqual(mine, figures(reference));
     assert.ok(mine.toolDays > 0 && mine.digests > 0);
-    assert.equal(await savedEvents(ws.home, ws.project), events.length, 'the worker saved what it read');
+    assert.equal(await savedEvents(ws.home, ws.project), events.length, 'the child saved what it read');
 
     const later = sessionEvents({
       sessionId: 'later',
@@ -110,13 +116,13 @@ describe('catch-up on a worker thread', () => {
     assert.equal(await savedEvents(ws.home, ws.project), events.length + later.length);
   });
 
-  test('a rebuild on the worker reads the whole log again', async () => {
+  test('a rebuild in the child reads the whole log again', async () => {
     const events = backlog(10);
     appendEvents(ws.home, events);
     const engine = await openWriter(ws.home);
     await engine.ingest();
     const before = figures(engine);
-    const result = await engine.catchUp(workerFile(), { rebuild: true, detailDays: DETAIL_DAYS });
+    const result = await engine.catchUp(catchUpScript(), { rebuild: true, detailDays: DETAIL_DAYS });
     assert.equal(result.events, events.length);
     assert.deepEqual(figures(engine).counts, before.counts);
   });
@@ -126,7 +132,7 @@ describe('catch-up on a worker thread', () => {
     appendEvents(ws.home, events);
     const engine = await openWriter(ws.home);
     const abort = new AbortController();
-    const result = await engine.catchUp(workerFile(), {
+    const result = await engine.catchUp(catchUpScript(), {
       detailDays: DETAIL_DAYS,
       chunkBytes: CHUNK_BYTES,
       signal: abort.signal,
@@ -142,26 +148,73 @@ describe('catch-up on a worker thread', () => {
     assert.equal(engine.counts().events, events.length);
   });
 
-  test('a worker that fails says why and leaves the database as it was', async () => {
+  test('a child that fails says why and leaves the database as it was', async () => {
     appendEvents(ws.home, backlog(4));
     const engine = await openWriter(ws.home);
     await engine.ingest();
     const before = figures(engine);
     const more = backlog(2, 'more');
     appendEvents(ws.home, more);
-    const broken = path.join(ws.home, 'broken-worker.js');
+    const broken = path.join(ws.home, 'broken-catch-up.js');
     fs.writeFileSync(broken, "throw new Error('the script is damaged');\n");
     await assert.rejects(
       engine.catchUp(broken, { detailDays: DETAIL_DAYS }),
-      /catch-up worker failed: the script is damaged/,
+      /catch-up process failed \(exit code 1\) before it was done: Error: the script is damaged/,
     );
     assert.deepEqual(figures(engine), before);
-    const missing = path.join(ws.home, 'no-such-worker.js');
-    await assert.rejects(engine.catchUp(missing, { detailDays: DETAIL_DAYS }), /catch-up worker/);
+    const missing = path.join(ws.home, 'no-such-script.js');
+    await assert.rejects(
+      engine.catchUp(missing, { detailDays: DETAIL_DAYS }),
+      /catch-up process failed .*Cannot find module/,
+    );
     assert.equal(
       (await engine.ingest()).events,
       more.length,
       'the database still reads on from where it was',
     );
+  });
+
+  test('a child whose host has gone stops, and what it saved reads on once', async () => {
+    const events = backlog(200);
+    appendEvents(ws.home, events);
+    const job: CatchUpJob = {
+      home: ws.home,
+      folder: ws.project,
+      excludeRoots: [],
+      rebuild: false,
+      detailDays: DETAIL_DAYS,
+      chunkBytes: CHUNK_BYTES,
+    };
+    // A stand-in for the extension host: it starts the child and says its pid at the first progress.
+    const host = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const child = require('node:child_process').fork(${JSON.stringify(catchUpScript())}, [process.argv[1]],
+           { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+         child.once('message', () => console.log(child.pid));`,
+        JSON.stringify(job),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [line] = (await once(host.stdout.setEncoding('utf8'), 'data')) as [string];
+    const childPid = Number(line.trim());
+    host.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(childPid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let waited = 0; alive() && waited < 30_000; waited += 50) await sleep(50);
+    assert.equal(alive(), false, 'the catch-up process exited once its host had gone');
+
+    const engine = await openWriter(ws.home);
+    const read = engine.counts().events;
+    assert.ok(read < events.length, `it stopped before the end: ${read} of ${events.length} saved`);
+    assert.equal((await engine.ingest()).events, events.length - read);
+    assert.equal(engine.counts().events, events.length);
   });
 });

@@ -1,10 +1,14 @@
 /**
- * A large backlog (or a rebuild) read on a worker thread. Writing a year of events into sql.js takes minutes
- * of one thread, and the extension host's thread is the one typing runs on: the worker opens the saved
- * database under the host's writer lock, reads and folds, saves, and hands the saved image back
- * (catchUpWorker.ts is its entry, bundled as dist/catchUpWorker.js).
+ * A large backlog (or a rebuild) read in a child process. Writing a year of events into sql.js takes a minute
+ * of one thread, and the extension host's thread is the one typing runs on. A worker thread would spare that
+ * thread but not the host's memory: at a year of history it allocates hundreds of MB in the host's own
+ * process, which the host kept after it had gone (measured in VS Code). A child process gives all of it back
+ * to the system when it exits, and if it runs out of memory it fails alone.
+ *
+ * The child (catchUpProcess.ts, bundled as dist/catchUpProcess.js) opens the saved database under the host's
+ * writer lock, reads and folds, and saves; the host then reads the snapshot it saved.
  */
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
 import type { IngestCounts } from '../../shared/protocol';
 import type { IngestProgress, IngestResult } from '../log/ingest';
 
@@ -17,7 +21,7 @@ export interface CatchUpOptions {
   signal?: AbortSignal;
   /** Bytes read so far, and the figures the dashboard shows of the database being written. */
   onProgress?: (progress: IngestProgress, counts: IngestCounts) => void;
-  /** Bytes of log per chunk (the worker's default reads fastest). */
+  /** Bytes of log per chunk (the child's default reads fastest). */
   chunkBytes?: number;
 }
 
@@ -26,10 +30,12 @@ export interface CatchUpResult extends IngestResult {
   folded: number;
   /** A rebuild imports again the agents' session files imported before. */
   transcriptFilesImported: number;
+  /** The most memory the catch-up process held (its peak RSS), in bytes. */
+  peakRssBytes: number;
 }
 
-/** What the worker is started with. */
-export interface CatchUpWorkerData {
+/** What the child is started with (its one argument, as JSON). */
+export interface CatchUpJob {
   home: string;
   folder: string;
   excludeRoots: string[];
@@ -38,21 +44,27 @@ export interface CatchUpWorkerData {
   chunkBytes?: number;
 }
 
-/** From the host to the worker. */
+/** From the host to the child. */
 export type CatchUpRequest = { type: 'cancel' };
 
-/** From the worker to the host. */
+/** From the child to the host. */
 export type CatchUpReport =
   | { type: 'progress'; progress: IngestProgress; counts: IngestCounts }
-  | { type: 'done'; result: CatchUpResult; image: Uint8Array }
+  | { type: 'done'; result: CatchUpResult }
   | { type: 'failed'; message: string };
 
-/** Run the worker to its end: its result and the image it saved, or a rejection saying why it stopped. */
-export function runCatchUpWorker(
-  workerFile: string,
-  data: CatchUpWorkerData,
+/** The tail of the child's stderr kept to say why it stopped. */
+const STDERR_KEPT = 4096;
+
+/**
+ * Run the child to its end: its result once it has saved and exited, or a rejection saying why it stopped
+ * (the database it was writing is then as the host saved it, or as the child last saved it whole).
+ */
+export function runCatchUpProcess(
+  script: string,
+  job: CatchUpJob,
   options: Pick<CatchUpOptions, 'signal' | 'onProgress'>,
-): Promise<{ result: CatchUpResult; image: Uint8Array }> {
+): Promise<CatchUpResult> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (finish: () => void) => {
@@ -61,33 +73,51 @@ export function runCatchUpWorker(
       options.signal?.removeEventListener('abort', cancel);
       finish();
     };
-    let worker: Worker;
-    try {
-      worker = new Worker(workerFile, { workerData: data satisfies CatchUpWorkerData });
-    } catch (error) {
-      reject(error as Error);
-      return;
-    }
-    const cancel = () => worker.postMessage({ type: 'cancel' } satisfies CatchUpRequest);
+    const child = fork(script, [JSON.stringify(job satisfies CatchUpJob)], {
+      // Not the host's flags (an inspector port, heap limits); in VS Code's Electron, run as plain Node.
+      execArgv: [],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      stderr = (stderr + text).slice(-STDERR_KEPT);
+    });
+    const cancel = () => {
+      if (child.connected) child.send({ type: 'cancel' } satisfies CatchUpRequest);
+    };
     options.signal?.addEventListener('abort', cancel);
     if (options.signal?.aborted) cancel();
-    // Done once the worker has gone too: its memory (hundreds of MB at a year of history) is not held
-    // beside the database it hands over.
-    let done: { result: CatchUpResult; image: Uint8Array } | undefined;
-    worker.on('message', (report: CatchUpReport) => {
+    // Done once the process has exited: its memory is the system's again, and its save is complete.
+    let done: CatchUpResult | undefined;
+    let failure: string | undefined;
+    child.on('message', (report: CatchUpReport) => {
       if (report.type === 'progress') options.onProgress?.(report.progress, report.counts);
-      else if (report.type === 'done') done = { result: report.result, image: report.image };
-      else settle(() => reject(new Error(`the catch-up worker failed: ${report.message}`)));
+      else if (report.type === 'done') done = report.result;
+      else failure = report.message;
     });
-    worker.on('error', (error) =>
-      settle(() => reject(new Error(`the catch-up worker failed: ${error.message}`))),
+    child.on('error', (error) =>
+      settle(() => reject(new Error(`the catch-up process failed: ${error.message}`))),
     );
-    worker.on('exit', (code) =>
-      settle(() =>
-        done
-          ? resolve(done)
-          : reject(new Error(`the catch-up worker stopped (exit code ${code}) before it was done`)),
-      ),
+    child.on('close', (code, signal) =>
+      settle(() => {
+        if (done && code === 0) resolve(done);
+        else {
+          const why = failure ?? lastErrorLine(stderr);
+          const stopped = signal ? `signal ${signal}` : `exit code ${code}`;
+          reject(
+            new Error(`the catch-up process failed (${stopped}) before it was done${why ? `: ${why}` : ''}`),
+          );
+        }
+      }),
     );
   });
+}
+
+/** What a Node process that died of an exception printed of it: "Error: <message>". */
+function lastErrorLine(stderr: string): string | undefined {
+  const lines = stderr.split('\n').filter((line) => /^\w*Error\b/.test(line.trim()));
+  return lines.at(-1)?.trim();
 }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { IngestCounts, RejectView } from '../../shared/protocol';
 import { bundledScript } from '../bundledScript';
-import { type CatchUpOptions, type CatchUpResult, runCatchUpWorker } from './catchUp';
+import { type CatchUpOptions, type CatchUpResult, runCatchUpProcess } from './catchUp';
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
@@ -37,8 +37,8 @@ export interface OpenProjectOptions {
   /** `auto` takes the writer lock when free and follows read-only otherwise. */
   role?: Role | 'auto';
   /**
-   * Write under the lock this process already holds, without taking it: a worker thread that catches up
-   * for the host's engine (catchUp.ts). The host saves nothing meanwhile and adopts what the worker saved.
+   * Write under the lock the host holds, without taking it: the process that catches up for the host's
+   * engine (catchUp.ts). The host saves nothing meanwhile and adopts what that process saved.
    */
   borrowedLock?: boolean;
   /** Shown to other processes that find the lock taken. */
@@ -295,20 +295,21 @@ export class ProjectEngine {
   }
 
   /**
-   * `ingest`, or `rebuild` (`options.rebuild`), with the folding of old detail on the way, on a worker thread
-   * (catchUp.ts) so that this thread never waits on it. The worker opens the snapshot under this writer's
-   * lock, so anything unsaved here is saved first; this engine saves nothing until it adopts the image the
-   * worker saved. The caller makes sure nothing else writes the database meanwhile (the host's queue).
+   * `ingest`, or `rebuild` (`options.rebuild`), with the folding of old detail on the way, in a child process
+   * (catchUp.ts) so that neither this thread nor this process's memory bears it. The child opens the snapshot
+   * under this writer's lock, so anything unsaved here is saved first; this engine saves nothing until it
+   * has read back what the child saved. The caller makes sure nothing else writes the database meanwhile
+   * (the host's queue).
    */
-  async catchUp(workerFile: string, options: CatchUpOptions): Promise<CatchUpResult> {
+  async catchUp(script: string, options: CatchUpOptions): Promise<CatchUpResult> {
     if (this.role !== 'writer' || this.closed) throw new Error('only the writer catches up with the log');
     this.ingesting++;
-    // The worker folds what it read up to its end: from here on, the window as it is now is folded.
+    // The child folds what it read up to its end: from here on, the window as it is now is folded.
     const foldedBefore = this.detailCutoff(options.detailDays);
     try {
       await this.save();
-      const { result, image } = await runCatchUpWorker(
-        workerFile,
+      const result = await runCatchUpProcess(
+        script,
         {
           home: this.home,
           folder: this.options.folder,
@@ -319,7 +320,12 @@ export class ProjectEngine {
         },
         options,
       );
-      await this.adoptImage(image);
+      // Read off this thread; a log with nothing of this project leaves no snapshot to read.
+      const image = await fs.promises.readFile(this.snapshotPath).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (image) await this.adoptImage(image);
       this.foldedBefore = Math.max(this.foldedBefore, foldedBefore);
       return result;
     } finally {
@@ -439,26 +445,15 @@ export class ProjectEngine {
     await this.saveImage();
   }
 
-  /** Save now, changed or not, and return the image saved: a worker that caught up hands it to the host. */
-  async handOver(): Promise<Uint8Array> {
-    if (this.role !== 'writer') throw new Error('only the writer hands its database over');
-    this.dirty = true;
-    const image = await this.saveImage();
-    if (!image) throw new Error('the database was closed before it could be handed over');
-    return image;
-  }
-
   /**
-   * Take the database a worker saved under this writer's lock (catchUp.ts) in place of this one. Nothing
-   * here changed meanwhile: the host queues its database work behind a catch-up and saves are held.
+   * Take the database the catch-up process saved under this writer's lock (catchUp.ts) in place of this one.
+   * Nothing here changed meanwhile: the host queues its database work behind a catch-up and saves are held.
    */
-  async adoptImage(image: Uint8Array): Promise<void> {
+  private async adoptImage(image: Buffer): Promise<void> {
     const SQL = await loadSqlJs();
     // sql.js copies a Uint8Array into its file system (30-40 ms at 57 MB, on this thread) but takes a Buffer's
-    // memory as it is: the image is this engine's alone (transferred from the worker).
-    this.replaceStore(
-      new Store(new SQL.Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength))),
-    );
+    // memory as it is.
+    this.replaceStore(new Store(new SQL.Database(image)));
     clearTimeout(this.saveTimer);
     this.dirty = false;
     this.firstUnsavedAt = undefined;

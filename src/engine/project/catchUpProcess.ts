@@ -1,37 +1,39 @@
-/** The catch-up worker's entry (bundled as dist/catchUpWorker.js): reads a backlog for the host (catchUp.ts). */
-import { parentPort, workerData } from 'node:worker_threads';
+/** The catch-up process's entry (bundled as dist/catchUpProcess.js): reads a backlog for the host (catchUp.ts). */
 import type { IngestOptions, IngestResult } from '../log/ingest';
 import { discoverFromUse } from '../registry/discovery';
-import type { CatchUpReport, CatchUpRequest, CatchUpResult, CatchUpWorkerData } from './catchUp';
+import type { CatchUpJob, CatchUpReport, CatchUpRequest, CatchUpResult } from './catchUp';
 import { ProjectEngine } from './projectEngine';
 
 /** Older detail is folded every 8 MiB of log read (about 12,000 events), as the host does. */
 const FOLD_EVERY_BYTES = 8 * 1024 * 1024;
-/** The dashboard follows the counts; more often than this would only cost the worker. */
+/** The dashboard follows the counts; more often than this would only cost the catch-up. */
 const PROGRESS_EVERY_MS = 250;
 
-const data = workerData as CatchUpWorkerData;
+const job = JSON.parse(process.argv[2] ?? '{}') as CatchUpJob;
 const abort = new AbortController();
-const post = (report: CatchUpReport, transfer: ArrayBuffer[] = []) =>
-  parentPort?.postMessage(report, transfer);
+const post = (report: CatchUpReport) => process.send?.(report);
+/** The last report, written to the channel before the process exits (process.exit does not wait for it). */
+const finish = (report: CatchUpReport, code: number) =>
+  process.send ? process.send(report, undefined, {}, () => process.exit(code)) : process.exit(code);
 
-parentPort?.on('message', (request: CatchUpRequest) => {
+process.on('message', (request: CatchUpRequest) => {
   if (request.type === 'cancel') abort.abort();
 });
+// The host has gone (closed, crashed): its lock is no longer ours to write under. What was saved is whole;
+// the log still has the rest.
+process.on('disconnect', () => process.exit(2));
 
 void catchUp().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-    process.exit(1);
-  },
+  (result) => finish({ type: 'done', result }, 0),
+  (error: unknown) =>
+    finish({ type: 'failed', message: error instanceof Error ? error.message : String(error) }, 1),
 );
 
-async function catchUp(): Promise<void> {
+async function catchUp(): Promise<CatchUpResult> {
   const engine = await ProjectEngine.open({
-    home: data.home,
-    folder: data.folder,
-    excludeRoots: data.excludeRoots,
+    home: job.home,
+    folder: job.folder,
+    excludeRoots: job.excludeRoots,
     role: 'writer',
     borrowedLock: true,
   });
@@ -43,12 +45,12 @@ async function catchUp(): Promise<void> {
     // The registry reads the calls before they are folded into daily counts (as the host's ProjectTools).
     const foldOlderDetail = async () => {
       while (discoverFromUse(engine).more);
-      folded += await engine.foldOldHistory(data.detailDays, true);
+      folded += await engine.foldOldHistory(job.detailDays, true);
       foldedAtBytes = doneBytes;
     };
     const options: IngestOptions = {
       signal: abort.signal,
-      chunkBytes: data.chunkBytes,
+      chunkBytes: job.chunkBytes,
       onProgress: (progress) => {
         doneBytes = progress.doneBytes;
         if (Date.now() - postedAt < PROGRESS_EVERY_MS && progress.doneBytes < progress.totalBytes) return;
@@ -59,17 +61,18 @@ async function catchUp(): Promise<void> {
         if (doneBytes - foldedAtBytes >= FOLD_EVERY_BYTES) await foldOlderDetail();
       },
     };
-    const read: IngestResult & { transcriptFilesImported?: number } = data.rebuild
+    const read: IngestResult & { transcriptFilesImported?: number } = job.rebuild
       ? await engine.rebuild(options)
       : await engine.ingest(options);
     await foldOlderDetail();
-    const image = await engine.handOver();
-    const result: CatchUpResult = {
+    await engine.save();
+    return {
       ...read,
       folded,
       transcriptFilesImported: read.transcriptFilesImported ?? 0,
+      // resourceUsage's maxRSS is in KiB.
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
     };
-    post({ type: 'done', result, image }, [image.buffer as ArrayBuffer]);
   } finally {
     await engine.close();
   }

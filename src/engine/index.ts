@@ -21,7 +21,12 @@ export {
 export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
 export { installRecorder, recorderRuntime } from './agents/recorderInstall';
 export { type AgentId } from './agents/types';
-export { assembleSessionContext, sessionContextPath, writeSessionContext } from './context/projectContext';
+export {
+  assembleSessionContext,
+  assembleSessionContextInSteps,
+  sessionContextPath,
+  writeSessionContext,
+} from './context/projectContext';
 export { type SelectionMode } from './context/selection';
 export { SESSION_CONTEXT_BUDGET, type SessionContext, TOOL_SECTION_BUDGET } from './context/sessionContext';
 export { usageLevel } from './context/usageLevel';
@@ -86,6 +91,7 @@ export {
   RANKING_STRATEGIES,
   type RankingStrategy,
   rankTools,
+  rankToolsInSteps,
   scanConfigs,
   type ScanOptions,
   type ToolScope,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import {
-  assembleSessionContext,
+  assembleSessionContextInSteps,
   type ProjectEngine,
   type SelectionMode,
   SESSION_CONTEXT_BUDGET,
@@ -31,6 +31,7 @@ export class NextSessionContext implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private readonly interval: NodeJS.Timeout;
   private last: SessionContext | null = null;
+  private disposed = false;
 
   constructor(
     private readonly engine: ProjectEngine,
@@ -44,14 +45,21 @@ export class NextSessionContext implements vscode.Disposable {
   /** Its inputs changed (an ingest, an import, a rescan): refresh soon. */
   schedule(delayMs = REFRESH_DEBOUNCE_MS): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.refresh(), delayMs);
+    this.timer = setTimeout(() => void this.refresh(), delayMs);
   }
 
-  /** Assemble now; the writer also writes the file. Returns what the next session receives. */
-  refresh(): SessionContext | null {
+  /**
+   * Assemble now, a query per task; the writer also writes the file. Returns what the next session receives.
+   */
+  async refresh(): Promise<SessionContext | null> {
     try {
-      this.last = assembleSessionContext(this.engine, { now: Date.now(), mode: selectionMode() });
-      if (this.engine.role === 'writer') writeSessionContext(this.engine, this.last);
+      const context = await assembleSessionContextInSteps(this.engine, {
+        now: Date.now(),
+        mode: selectionMode(),
+      });
+      if (this.disposed) return this.last;
+      this.last = context;
+      if (this.engine.role === 'writer') writeSessionContext(this.engine, context);
       this.notify();
     } catch (error) {
       this.log.warn(`session context of ${this.engine.identity.name}: ${shortMessage(error)}`);
@@ -72,7 +80,7 @@ export class NextSessionContext implements vscode.Disposable {
 
   /** Open exactly what the next session receives, with its character counts in the tab title. */
   async preview(previews: Map<string, string>): Promise<void> {
-    const context = this.refresh();
+    const context = await this.refresh();
     if (!context) return;
     const title = `Next session context — ${context.chars.toLocaleString('en-US')} of ${SESSION_CONTEXT_BUDGET.toLocaleString('en-US')} chars, tools ${context.toolsChars} of ${TOOL_SECTION_BUDGET}.md`;
     const uri = vscode.Uri.from({
@@ -84,6 +92,7 @@ export class NextSessionContext implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.timer);
     clearInterval(this.interval);
   }

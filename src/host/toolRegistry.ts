@@ -26,7 +26,7 @@ import {
   type RankedTool,
   RANKING_STRATEGIES,
   type RankingStrategy,
-  rankTools,
+  rankToolsInSteps,
   scanConfigs,
   serverSwitches,
   sessionCount,
@@ -263,7 +263,7 @@ export class ProjectTools implements vscode.Disposable {
     await this.scanNow();
     if (this.host.engine.role === 'writer') await this.discoverInSlices();
     await yieldToHost();
-    this.rankNow();
+    await this.rankNow();
   }
 
   /** Must run inside the queue. Reading the files and writing the registry are tasks of their own. */
@@ -310,7 +310,7 @@ export class ProjectTools implements vscode.Disposable {
       void this.host
         .exclusive(async () => {
           this.rankQueued = false;
-          this.rankNow();
+          await this.rankNow();
         })
         .catch((error: unknown) => {
           this.rankQueued = false;
@@ -319,12 +319,14 @@ export class ProjectTools implements vscode.Disposable {
     }, wait);
   }
 
-  /** Must run inside the queue. */
-  private rankNow(): void {
+  /** Must run inside the queue. Each of the ranking's queries is a task of its own. */
+  private async rankNow(): Promise<void> {
     if (this.disposed) return;
     try {
       const { strategy, hideBuiltins } = settings();
-      this.ranked = withConfigSwitches(rankTools(this.host.engine, { strategy, hideBuiltins }), this.scan);
+      const ranked = await rankToolsInSteps(this.host.engine, { strategy, hideBuiltins });
+      if (this.disposed) return;
+      this.ranked = withConfigSwitches(ranked, this.scan);
       this.lastRankAt = Date.now();
       const userHome = configLocations({ projectRoot: this.root }).userHome;
       const next = {

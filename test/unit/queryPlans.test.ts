@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import {
   assembleSessionContext,
+  assembleSessionContextInSteps,
   latestModel,
   memoryCounts,
   ProjectEngine,
@@ -22,8 +23,8 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-test('what the views read at every update is looked up by index, never by a scan of history', async () => {
-  const now = Date.now();
+/** Three sessions of the last hours, each with a prompt, a read and a command; ingested. */
+async function openWithSessions(now: number): Promise<ProjectEngine> {
   for (let i = 0; i < 3; i++)
     appendEvents(
       ws.home,
@@ -36,8 +37,14 @@ test('what the views read at every update is looked up by index, never by a scan
       }),
     );
   const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+  await engine.ingest();
+  return engine;
+}
+
+test('what the views read at every update is looked up by index, never by a scan of history', async () => {
+  const now = Date.now();
+  const engine = await openWithSessions(now);
   try {
-    await engine.ingest();
     const store = engine.db;
     const statement = store.statement.bind(store);
     const queries = new Set<string>();
@@ -70,6 +77,35 @@ test('what the views read at every update is looked up by index, never by a scan
     }
     assert.ok(queries.size >= 8, `the lookups ran (${queries.size} queries)`);
     assert.deepEqual(scans, [], `queries that read all of a table:\n${scans.join('\n')}`);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('the extension host assembles the same next-session context with the thread let go between queries', async () => {
+  const now = Date.now();
+  const engine = await openWithSessions(now);
+  try {
+    const store = engine.db;
+    const statement = store.statement.bind(store);
+    let queriesInTask = 0;
+    let mostInATask = 0;
+    store.statement = (sql: string) => {
+      mostInATask = Math.max(mostInATask, ++queriesInTask);
+      return statement(sql);
+    };
+    let pauses = 0;
+    const context = await assembleSessionContextInSteps(engine, { now }, async () => {
+      pauses++;
+      queriesInTask = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+    store.statement = statement;
+    assert.deepEqual(context, assembleSessionContext(engine, { now }));
+    assert.match(context.text, /Fix the failing test number 2/);
+    assert.ok(pauses >= 8, `${pauses} pauses`);
+    // The previous session's summary is its six lookups; every other task runs one.
+    assert.ok(mostInATask <= 6, `at most ${mostInATask} queries in one task`);
   } finally {
     await engine.close();
   }

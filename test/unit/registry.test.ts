@@ -12,6 +12,7 @@ import {
   discoverFromUse,
   planProjectServerEnabled,
   rankTools,
+  rankToolsInSteps,
   scanConfigs,
   writeProjectServerEnabled,
 } from '../../src/engine/registry';
@@ -432,6 +433,23 @@ describe('ranking (seeds 000 and 002)', () => {
       statusFactor: 1,
       unseenFactor: 1,
     });
+  });
+
+  test('in steps (as the extension host ranks), the same list, with the thread let go after each query', async () => {
+    usage();
+    for (const strategy of ['frequency-share', 'decay'] as const) {
+      let pauses = 0;
+      let typed = 0;
+      const ranked = await rankToolsInSteps(engine, { strategy, now: NOW }, async () => {
+        pauses++;
+        // A key press queued now runs before the next query.
+        setImmediate(() => typed++);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      });
+      assert.deepEqual(ranked, rank({ strategy }));
+      assert.equal(pauses, 3, 'one pause after each of the three queries');
+      assert.equal(typed, 3);
+    }
   });
 
   test('decay: 0.7 x uses in 7 days / max + 0.3 x exp(-0.693 x ageDays / 7)', () => {

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SESSION_CONTEXT_FILE, projectStateDir } from '../project/paths';
 import type { ProjectEngine } from '../project/projectEngine';
-import { rankTools } from '../registry';
+import { rankingSteps } from '../registry/ranking';
+import { runAtOnce, runInSteps, type Steps } from '../steps';
 import type { Row } from '../storage/store';
 import { type SelectionMode, selectRelevantContext } from './selection';
 import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContext';
@@ -103,7 +104,24 @@ export function assembleSessionContext(
   engine: ProjectEngine,
   options: ProjectContextOptions,
 ): SessionContext {
-  const tools = rankTools(engine, { hideBuiltins: true, now: options.now }).map((tool) => ({
+  return runAtOnce(contextSteps(engine, options));
+}
+
+/**
+ * `assembleSessionContext`, with `pause()` awaited after each of its dozen queries: the extension host
+ * refreshes it after every ingest, and at once it held the host up to 54 ms.
+ */
+export function assembleSessionContextInSteps(
+  engine: ProjectEngine,
+  options: ProjectContextOptions,
+  pause?: () => Promise<void>,
+): Promise<SessionContext> {
+  return runInSteps(contextSteps(engine, options), pause);
+}
+
+function* contextSteps(engine: ProjectEngine, options: ProjectContextOptions): Steps<SessionContext> {
+  const ranked = yield* rankingSteps(engine, { hideBuiltins: true, now: options.now });
+  const tools = ranked.map((tool) => ({
     name: tool.name,
     type: tool.type,
     scope: tool.scope,
@@ -111,31 +129,27 @@ export function assembleSessionContext(
     usesTotal: tool.usesTotal,
     description: tool.description,
   }));
+  const summary = previousSummary(engine);
+  yield;
+  const section = function* (where: string, { window, limit }: { window: number; limit: number }) {
+    const found = lines(engine, where, window, limit, options);
+    yield;
+    return found;
+  };
+  const changes = yield* section(`source = 'change'`, SECTIONS.changes);
+  const decisions = yield* section(`type = 'decision'`, SECTIONS.decisions);
+  const references = yield* section(`source = 'reference'`, SECTIONS.references);
+  const findings = yield* section(
+    `type IN ('discovery', 'problem', 'warning', 'solution', 'pattern') AND source NOT IN ('change', 'reference', 'prompt')`,
+    SECTIONS.findings,
+  );
   return buildSessionContext({
     now: options.now,
-    previousSummary: previousSummary(engine),
-    changes: lines(engine, `source = 'change'`, SECTIONS.changes.window, SECTIONS.changes.limit, options),
-    decisions: lines(
-      engine,
-      `type = 'decision'`,
-      SECTIONS.decisions.window,
-      SECTIONS.decisions.limit,
-      options,
-    ),
-    references: lines(
-      engine,
-      `source = 'reference'`,
-      SECTIONS.references.window,
-      SECTIONS.references.limit,
-      options,
-    ),
-    findings: lines(
-      engine,
-      `type IN ('discovery', 'problem', 'warning', 'solution', 'pattern') AND source NOT IN ('change', 'reference', 'prompt')`,
-      SECTIONS.findings.window,
-      SECTIONS.findings.limit,
-      options,
-    ),
+    previousSummary: summary,
+    changes,
+    decisions,
+    references,
+    findings,
     tools,
   });
 }

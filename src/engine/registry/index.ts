@@ -15,6 +15,7 @@ export {
   UNSEEN_DAYS,
   UNSEEN_FACTOR,
   rankTools,
+  rankToolsInSteps,
 } from './ranking';
 export {
   type ServerToggleOptions,

@@ -4,9 +4,11 @@
  * - `decay` (seed 000): 0.7 x uses in 7 days / max uses (floor 1) + 0.3 x exp(-0.693 x ageDays / 7).
  * Then stale or demoted x0.25 and unseen for 30+ days x0.5. An MCP server entry counts its tools' calls.
  * Lists go active, stale, demoted; within each, tools used in the last 7 days first, then by score, then
- * by lifetime use. Three queries whatever the registry's size.
+ * by lifetime use. Three queries whatever the registry's size; the extension host runs each as a task of its
+ * own (`rankToolsInSteps`): the week's calls are some 20,000 rows at a year of heavy use.
  */
 import type { ProjectEngine } from '../project/projectEngine';
+import { runAtOnce, runInSteps, type Steps } from '../steps';
 import { readRows } from './registryDb';
 import { toolAgents } from './toolAgents';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';
@@ -171,6 +173,20 @@ function compareRanked(a: RankedTool, b: RankedTool): number {
 }
 
 export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOptions = {}): RankedTool[] {
+  return runAtOnce(rankingSteps(engine, options));
+}
+
+/** `rankTools`, with `pause()` awaited after each query. Nothing else may write the database meanwhile. */
+export function rankToolsInSteps(
+  engine: Pick<ProjectEngine, 'db'>,
+  options: RankOptions = {},
+  pause?: () => Promise<void>,
+): Promise<RankedTool[]> {
+  return runInSteps(rankingSteps(engine, options), pause);
+}
+
+/** The ranking, yielding after each of its three queries. */
+export function* rankingSteps(engine: Pick<ProjectEngine, 'db'>, options: RankOptions): Steps<RankedTool[]> {
   const strategy = options.strategy ?? 'frequency-share';
   const now = options.now ?? Date.now();
   const db = engine.db;
@@ -180,6 +196,7 @@ export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOption
        discovered_at, updated_at, last_used_at, usage_count, failure_count, window_calls, window_failures, agents
      FROM tool_registry`,
   );
+  yield;
   const week = new Map(
     readRows(
       db,
@@ -189,6 +206,7 @@ export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOption
       [now - WEEK_MS],
     ).map((row) => [String(row.tool_name), { uses: Number(row.uses), last: Number(row.last) }]),
   );
+  yield;
   const recent = new Map(
     readRows(
       db,
@@ -196,6 +214,7 @@ export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOption
          FROM (SELECT tool_name FROM tool_calls ORDER BY at DESC LIMIT ${RECENT_CALLS}) GROUP BY tool_name`,
     ).map((row) => [String(row.tool_name), Number(row.uses)]),
   );
+  yield;
   const recentCalls = [...recent.values()].reduce((sum, uses) => sum + uses, 0);
 
   // Servers' usage: every call of a name under their prefix, registered yet or not.

@@ -1,4 +1,5 @@
 import type { Database } from 'sql.js';
+import { runAtOnce, runInSteps, type Steps } from '../steps';
 
 /**
  * Numbered migrations; `PRAGMA user_version` holds how many have run. Append only: a released migration
@@ -248,8 +249,7 @@ export function schemaVersion(db: Database): number {
 
 /** Bring a database up to the current schema, one migration per transaction. */
 export function migrate(db: Database): void {
-  const steps = migrationSteps(db);
-  while (!steps.next().done);
+  runAtOnce(migrationSteps(db));
 }
 
 /**
@@ -257,13 +257,12 @@ export function migrate(db: Database): void {
  * run at once they held the extension host 100-350 ms (sql.js compiles its code as the first ones run).
  * Nothing else may use the database meanwhile.
  */
-export async function migrateInSteps(db: Database, pause: () => Promise<void>): Promise<void> {
-  const steps = migrationSteps(db);
-  while (!steps.next().done) await pause();
+export function migrateInSteps(db: Database, pause: () => Promise<void>): Promise<void> {
+  return runInSteps(migrationSteps(db), pause);
 }
 
 /** Runs the migrations a statement at a time, yielding after each. */
-function* migrationSteps(db: Database): Generator<void, void, void> {
+function* migrationSteps(db: Database): Steps<void> {
   const current = schemaVersion(db);
   if (current > MIGRATIONS.length) throw new SchemaTooNewError(current);
   for (let version = current; version < MIGRATIONS.length; version++) {

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import * as path from 'node:path';
@@ -62,6 +63,19 @@ function backlog(sessions: number, prefix = 's'): Payload[] {
   ).flat();
 }
 
+/** The pids of the processes whose command line names `script` (Linux's /proc). */
+function processesRunning(script: string): number[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const commandLine = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      return commandLine.includes(script) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** What the dashboard and the registry show of a database. */
 function figures(engine: ProjectEngine) {
   return {
@@ -81,12 +95,17 @@ describe('catch-up in a child process', () => {
     const events = backlog(60);
     appendEvents(ws.home, events);
     const progress: number[] = [];
+    const priorities = new Set<number>();
     const engine = await openWriter(ws.home);
     const result = await engine.catchUp(catchUpScript(), {
       detailDays: DETAIL_DAYS,
       chunkBytes: CHUNK_BYTES,
-      onProgress: (_progress, counts) => progress.push(counts.events),
+      onProgress: (_progress, counts) => {
+        progress.push(counts.events);
+        for (const pid of processesRunning(catchUpScript())) priorities.add(os.getPriority(pid));
+      },
     });
+    assert.deepEqual([...priorities], [10], 'the child reads at background priority (nice 10)');
     assert.equal(result.events, events.length);
     assert.ok(result.folded > 0, 'detail older than the window was folded on the way');
     assert.ok(progress.length > 1 && progress.at(-1)! > progress[0], 'the counts grew as the child read');

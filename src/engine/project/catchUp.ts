@@ -9,6 +9,7 @@
  * writer lock, reads and folds, and saves; the host then reads the snapshot it saved.
  */
 import { fork } from 'node:child_process';
+import * as os from 'node:os';
 import type { IngestCounts } from '../../shared/protocol';
 import type { IngestProgress, IngestResult } from '../log/ingest';
 
@@ -53,6 +54,11 @@ export type CatchUpReport =
   | { type: 'done'; result: CatchUpResult }
   | { type: 'failed'; message: string };
 
+/**
+ * The child's niceness: it reads in the background, and on a busy machine the editor's own processes (the
+ * window, the extension host) come first. Idle cores are its anyway.
+ */
+const BACKGROUND_PRIORITY = 10;
 /** The tail of the child's stderr kept to say why it stopped. */
 const STDERR_KEPT = 4096;
 
@@ -80,6 +86,11 @@ export function runCatchUpProcess(
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
+    try {
+      if (child.pid !== undefined) os.setPriority(child.pid, BACKGROUND_PRIORITY);
+    } catch {
+      // Not permitted here: it runs at the host's priority.
+    }
     let stderr = '';
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {

@@ -33,7 +33,7 @@ import {
   waitUntilQuiet,
 } from './extensionHost';
 import { writeEventLog } from './ingest.bench';
-import { type BenchSection, round } from './report';
+import { type BenchSection, median, round } from './report';
 
 const VSIX = path.join(REPO_ROOT, 'dist', 'context-deck.vsix');
 const OUTPUT = path.join(REPO_ROOT, 'test-output', 'bench', 'footprint');
@@ -50,6 +50,9 @@ const OPENING_LABEL: Record<Opening, string> = {
   profiled: 'click activates, profiled',
   startup: 'active at startup',
 };
+
+const label = (opening: Opening, repeat: number) =>
+  repeat > 0 ? `${OPENING_LABEL[opening]} (again)` : OPENING_LABEL[opening];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[footprint] ${message}\n`);
@@ -354,6 +357,8 @@ function ourLongestDuringBacklog(channel: string, profile: ProfileFigures | unde
 interface RunResult {
   events: number;
   opening: Opening;
+  /** 0 for a size's first click run; 1, 2 for the click runs at 100k that repeat it for the spread of timings. */
+  repeat: number;
   launchMs: number;
   /** From the launch being up until the extension host used under 5% of a core. */
   settleMs: number;
@@ -404,9 +409,9 @@ function snapshotBytes(home: string): number {
   return bytes;
 }
 
-async function measure(size: number, opening: Opening, idleMs: number): Promise<RunResult> {
+async function measure(size: number, opening: Opening, idleMs: number, repeat = 0): Promise<RunResult> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-footprint-'));
-  const outDir = path.join(OUTPUT, `${size}-${opening}`);
+  const outDir = path.join(OUTPUT, `${size}-${opening}${repeat > 0 ? `-${repeat}` : ''}`);
   fs.rmSync(outDir, { recursive: true, force: true });
   let workbench: Workbench | undefined;
   try {
@@ -504,6 +509,7 @@ async function measure(size: number, opening: Opening, idleMs: number): Promise<
     return {
       events: size,
       opening,
+      repeat,
       launchMs,
       settleMs,
       firstPaintMs: at(probe.paintAt),
@@ -554,11 +560,20 @@ export async function benchFootprint(): Promise<BenchSection> {
 
   const runs: RunResult[] = [];
   for (const size of sizes) {
-    for (const opening of ['click', 'profiled', 'startup'] as const) {
-      log(`${size.toLocaleString('en-US')} events, ${OPENING_LABEL[opening]}`);
+    // At the targets' size the click is timed three times: one launch's timings vary by 200 ms here.
+    const repeats: Array<[Opening, number]> =
+      size === 100_000
+        ? [
+            ['click', 1],
+            ['click', 2],
+          ]
+        : [];
+    const plan: Array<[Opening, number]> = [['click', 0], ...repeats, ['profiled', 0], ['startup', 0]];
+    for (const [opening, repeat] of plan) {
+      log(`${size.toLocaleString('en-US')} events, ${label(opening, repeat)}`);
       const started = performance.now();
       // Idle CPU once per size, after the first open (the state a user is in after the first click).
-      const run = await measure(size, opening, opening === 'click' ? idleMs : 0);
+      const run = await measure(size, opening, opening === 'click' && repeat === 0 ? idleMs : 0, repeat);
       log(
         `  paint ${Math.round(run.firstPaintMs)} ms, data ${Math.round(run.dataMs)} ms, run ${round((performance.now() - started) / 1000)} s`,
       );
@@ -568,7 +583,7 @@ export async function benchFootprint(): Promise<BenchSection> {
 
   const rows = runs.map((run) => [
     run.events.toLocaleString('en-US'),
-    OPENING_LABEL[run.opening],
+    label(run.opening, run.repeat),
     round(run.launchMs / 1000),
     Math.round(run.webviewDocumentMs),
     Math.round(run.firstPaintMs),
@@ -597,10 +612,19 @@ export async function benchFootprint(): Promise<BenchSection> {
   const targets: string[] = [
     `load average at start: ${loadAverageAtStart.map((l) => l.toFixed(2)).join(', ')}; at the first launch: ${loadAverageAtLaunch.map((l) => l.toFixed(2)).join(', ')}${wait.quiet ? '' : ' (another code-server or load was still running)'}`,
   ];
-  for (const run of runs.filter((r) => r.events === 100_000 && r.opening !== 'profiled')) {
+  for (const opening of ['click', 'startup'] as const) {
+    const timed = runs.filter((r) => r.events === 100_000 && r.opening === opening);
+    if (timed.length === 0) continue;
+    // The median of the runs decides; each run's figure is given.
+    const figure = (pick: (run: RunResult) => number, target: number, name: string) => {
+      const value = median(timed.map(pick));
+      const each =
+        timed.length > 1 ? ` (median of ${timed.map((run) => Math.round(pick(run))).join(', ')})` : '';
+      return `100k events, ${OPENING_LABEL[opening]}: ${name} ${Math.round(value)} ms${each} (target <= ${target.toLocaleString('en-US')}): ${verdict(value <= target)}`;
+    };
     targets.push(
-      `100k events, ${OPENING_LABEL[run.opening]}: first paint ${Math.round(run.firstPaintMs)} ms (target <= 500): ${verdict(run.firstPaintMs <= 500)}`,
-      `100k events, ${OPENING_LABEL[run.opening]}: data ${Math.round(run.dataMs)} ms (target <= 1,500): ${verdict(run.dataMs <= 1500)}`,
+      figure((run) => run.firstPaintMs, 500, 'first paint'),
+      figure((run) => run.dataMs, 1500, 'data'),
     );
   }
   for (const run of runs.filter((r) => r.longestPauseMs !== undefined && r.opening !== 'click')) {
@@ -661,7 +685,7 @@ export async function benchFootprint(): Promise<BenchSection> {
         : '1M events: no save after new activity was logged',
     );
   } else {
-    const largest = runs.filter((run) => run.opening === 'click').at(-1);
+    const largest = runs.filter((run) => run.opening === 'click' && run.repeat === 0).at(-1);
     if (largest)
       targets.push(
         `RSS added at 1M events: not measured (run with --big); at ${largest.events.toLocaleString('en-US')} events it is ${Math.round((largest.rssAfterBytes - largest.rssBeforeBytes) / MB)} MB (target <= 300 at 1M)`,
@@ -681,8 +705,8 @@ export async function benchFootprint(): Promise<BenchSection> {
     sectionSeconds,
   };
   for (const run of runs) {
-    const { events, opening, ...figures } = run;
-    results[`${events}/${opening}`] = figures;
+    const { events, opening, repeat, ...figures } = run;
+    results[`${events}/${opening}${repeat > 0 ? `#${repeat}` : ''}`] = figures;
   }
   return {
     title:

@@ -41,23 +41,32 @@ async function openWithSessions(now: number): Promise<ProjectEngine> {
   return engine;
 }
 
+/** Calls `seen` with every query the engine prepares, until the function returned is called. */
+function watchQueries(engine: ProjectEngine, seen: (sql: string) => void): () => void {
+  const store = engine.db;
+  const statement = store.statement.bind(store);
+  store.statement = (sql: string) => {
+    seen(sql);
+    return statement(sql);
+  };
+  return () => {
+    store.statement = statement;
+  };
+}
+
 test('what the views read at every update is looked up by index, never by a scan of history', async () => {
   const now = Date.now();
   const engine = await openWithSessions(now);
   try {
     const store = engine.db;
-    const statement = store.statement.bind(store);
     const queries = new Set<string>();
-    store.statement = (sql: string) => {
-      queries.add(sql);
-      return statement(sql);
-    };
+    const unwatch = watchQueries(engine, (sql) => queries.add(sql));
     findActiveSession(store, ws.project);
     latestModel(store);
     memoryCounts(store);
     rankTools(engine);
     const context = assembleSessionContext(engine, { now });
-    store.statement = statement;
+    unwatch();
     assert.match(
       JSON.stringify(context),
       /Fix the failing test number 2/,
@@ -86,21 +95,18 @@ test('the extension host assembles the same next-session context with the thread
   const now = Date.now();
   const engine = await openWithSessions(now);
   try {
-    const store = engine.db;
-    const statement = store.statement.bind(store);
     let queriesInTask = 0;
     let mostInATask = 0;
-    store.statement = (sql: string) => {
+    const unwatch = watchQueries(engine, () => {
       mostInATask = Math.max(mostInATask, ++queriesInTask);
-      return statement(sql);
-    };
+    });
     let pauses = 0;
     const context = await assembleSessionContextInSteps(engine, { now }, async () => {
       pauses++;
       queriesInTask = 0;
       await new Promise<void>((resolve) => setImmediate(resolve));
     });
-    store.statement = statement;
+    unwatch();
     assert.deepEqual(context, assembleSessionContext(engine, { now }));
     assert.match(context.text, /Fix the failing test number 2/);
     assert.ok(pauses >= 8, `${pauses} pauses`);

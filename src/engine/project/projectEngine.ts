@@ -546,8 +546,13 @@ async function newDatabase(): Promise<Database> {
 }
 
 async function freshStore(): Promise<Store> {
+  // A task each for opening, the settings and every statement of the schema: sql.js compiles its code as it
+  // first runs, and the first three as one task held the extension host 55-130 ms.
+  const db = await newDatabase();
+  await yieldToHost();
   // Store sets the page size, which only an empty database takes: before the schema.
-  const store = new Store(await newDatabase());
+  const store = new Store(db);
+  await yieldToHost();
   await migrateInSteps(store.db, yieldToHost);
   return store;
 }

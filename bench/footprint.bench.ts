@@ -198,23 +198,29 @@ async function hostPid(workbench: Workbench): Promise<number> {
   }
 }
 
-function logFiles(dir: string): string[] {
+/** The files under `dir` whose names end with `suffix`, as paths relative to it. */
+function filesEndingWith(dir: string, suffix: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.log'));
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(suffix));
 }
 
 /**
  * VS Code's logs that mention us, as milliseconds from the click (their stamps are local time), copied beside
- * the screenshots: the extension's own channel, and the host's activation record.
+ * the screenshots with the extension's CPU profiles (a pause the summary names can be opened in DevTools): the
+ * extension's own channel, and the host's activation record.
  */
 function ourLogLines(workbench: Workbench, clickAt: number, outDir: string): string[] {
   const logsDir = path.join(workbench.userDataDir, 'logs');
-  const lines: string[] = [];
-  for (const name of logFiles(logsDir)) {
-    const file = path.join(logsDir, name);
+  const copied = (name: string) => {
     const copy = path.join(outDir, 'logs', name);
     fs.mkdirSync(path.dirname(copy), { recursive: true });
-    fs.copyFileSync(file, copy);
+    fs.copyFileSync(path.join(logsDir, name), copy);
+  };
+  filesEndingWith(logsDir, '.cpuprofile').forEach(copied);
+  const lines: string[] = [];
+  for (const name of filesEndingWith(logsDir, '.log')) {
+    const file = path.join(logsDir, name);
+    copied(name);
     const ours = name.includes('Context Deck');
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
       if (!ours && !/ExtensionService.*context-deck\.context-deck/.test(line)) continue;

@@ -40,6 +40,8 @@ const nodeEntries = [
   { in: 'src/engine/log/parseWorker.ts', out: 'parseWorker.js', required: true },
   // Reads large backlogs and rebuilds for the extension host in a child process (see catchUp.ts).
   { in: 'src/engine/project/catchUpProcess.ts', out: 'catchUpProcess.js', required: true },
+  // Runs sql.js's first statements on the host's compiled module before the host does (see sqlJs.ts).
+  { in: 'src/engine/storage/sqlWarmUpWorker.ts', out: 'sqlWarmUpWorker.js', required: true },
   // Checks a snapshot's integrity before it is opened, off the host's thread (see snapshotCheck.ts).
   { in: 'src/engine/storage/snapshotCheckWorker.ts', out: 'snapshotCheckWorker.js', required: true },
 ];

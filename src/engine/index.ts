@@ -106,6 +106,7 @@ export {
 } from './registry/serverToggle';
 export { makeHomePrivate, makePrivateDir } from './storage/privateFiles';
 export { lockHolder, requestSave, saveIfRequested } from './storage/writerLock';
+export { warmUpSqlJs } from './storage/sqlJs';
 export {
   type BreakdownItem,
   type ContextBreakdown,

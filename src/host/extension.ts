@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { bundledScript, warmUpSqlJs } from '../engine';
 import { AgentConnection } from './agentConnection';
 import { Commands } from './commands';
 import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
@@ -21,6 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = new Log();
   context.subscriptions.push(log);
   log.info(`activating Context Deck ${String(context.extension.packageJSON.version)}`);
+  warmUpDatabaseCode(log);
 
   const connection = new AgentConnection(context.extensionUri, log);
   projects = new Projects(log, connection);
@@ -73,6 +75,22 @@ export function activate(context: vscode.ExtensionContext): void {
     connection.ensureRecorder(current.home);
     memoryServers.ensureStableCopy(current.home);
   });
+}
+
+/** sql.js's first statements compile on a worker (see warmUpSqlJs) while the view comes up. */
+function warmUpDatabaseCode(log: Log): void {
+  const worker = bundledScript('sqlWarmUpWorker.js');
+  if (!worker) return;
+  const started = performance.now();
+  void warmUpSqlJs(worker).then((warm) =>
+    warm
+      ? log.info(
+          `sql.js's code compiled on a warm-up worker in ${Math.round(performance.now() - started)} ms`,
+        )
+      : log.warn(
+          "sql.js's warm-up worker did not finish; its first statements compile on the extension host's thread",
+        ),
+  );
 }
 
 /** Connection state follows edits of Claude Code's settings, in the workspace and in the user's home. */

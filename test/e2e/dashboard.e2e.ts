@@ -128,6 +128,8 @@ describe('dashboard in a real VS Code', () => {
     for (let waited = 0; !readInChild.test(extensionOutput(workbench)) && waited < 30_000; waited += 250)
       await new Promise((resolve) => setTimeout(resolve, 250));
     assert.match(extensionOutput(workbench), readInChild);
+    // The packaged warm-up worker compiled sql.js's first statements before the host ran them.
+    assert.match(extensionOutput(workbench), /sql\.js's code compiled on a warm-up worker in \d+ ms/);
   });
 
   test('Connect Claude Code from the dashboard shows the change, then writes the settings file', async () => {

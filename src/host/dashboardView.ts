@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { yieldToHost } from '../engine';
 import type { HostMessage } from '../shared/protocol';
 import { parseWebviewMessage } from '../shared/webviewMessages';
 import type { Log } from './log';
@@ -227,7 +228,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
       this.sendTools();
       // The memory section's answer (a search, the counts) is a task of its own: with the state, the first
       // one held the extension host over 50 ms.
-      setImmediate(() => this.sendMemory());
+      void yieldToHost().then(() => this.sendMemory());
     } catch (error) {
       this.log.error('building dashboard state failed', error);
     }

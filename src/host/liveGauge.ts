@@ -14,6 +14,7 @@ import {
   sessionFileStamp,
   sessionGauge,
   usageLevel,
+  yieldToHost,
 } from '../engine';
 import type { BreakdownView, GaugeView } from '../shared/protocol';
 import { canOpen } from './contextItemOpener';
@@ -74,7 +75,7 @@ export class LiveGauge implements vscode.Disposable {
     private readonly notify: () => void,
   ) {
     // Not within the constructor's task: the project's other views start in it.
-    setImmediate(() => void this.tick());
+    void yieldToHost().then(() => this.tick());
   }
 
   /** Events were ingested: a session may have begun, or named its file or model. */

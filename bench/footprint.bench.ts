@@ -227,7 +227,8 @@ function ourLogLines(workbench: Workbench, clickAt: number, outDir: string): str
       const stamp = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3}) (.*)$/.exec(line);
       if (!stamp) continue;
       const at = new Date(`${stamp[1]}T${stamp[2]}`).getTime() - clickAt;
-      lines.push(`${at >= 0 ? '+' : ''}${at} ms ${stamp[3].slice(0, 200)}`);
+      // Whole enough for an ingest's line, whose pause and memory figures come last.
+      lines.push(`${at >= 0 ? '+' : ''}${at} ms ${stamp[3].slice(0, 500)}`);
     }
   }
   return lines.sort((a, b) => parseInt(a, 10) - parseInt(b, 10));

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { migrate } from '../../src/engine/storage/schema';
-import { loadSqlJs, runWarmUp, warmUpSqlJs } from '../../src/engine/storage/sqlJs';
+import { compiledModule, loadSqlJs, runWarmUp, warmUpSqlJs } from '../../src/engine/storage/sqlJs';
 import { useBundle } from '../support/bundle';
 import { REPO_ROOT } from '../support/processes';
 
@@ -30,10 +30,7 @@ test('the warm-up worker runs its statements on the module this thread then load
 test('a warm-up worker that fails or hangs is given up, and sql.js loads all the same', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-warmup-'));
   try {
-    const bytes = fs.readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'));
-    const module = await (
-      globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<WebAssembly.Module> } }
-    ).WebAssembly.compile(bytes);
+    const module = await compiledModule();
     const broken = path.join(dir, 'broken.js');
     fs.writeFileSync(broken, "throw new Error('damaged');\n");
     const hanging = path.join(dir, 'hanging.js');

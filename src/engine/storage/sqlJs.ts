@@ -27,7 +27,7 @@ function wasmPath(): string {
 }
 
 /** sql.js's WebAssembly, compiled once per process (off this thread; V8 compiles each function as it first runs). */
-function compiledModule(): Promise<WebAssembly.Module> {
+export function compiledModule(): Promise<WebAssembly.Module> {
   compiling ??= fs.promises.readFile(wasmPath()).then((bytes) => wasm.compile(bytes));
   return compiling;
 }

@@ -1,11 +1,9 @@
 /** Small text helpers shared by the summariser, search and formatting. */
+import { visibleLine } from '../../shared/visibleText';
 import { redactText, sliceSafe } from '../redact';
 
-/** One line: control characters and runs of whitespace become single spaces. */
-export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
-}
+/** One visible line: control characters, bidi overrides and runs of whitespace become single spaces. */
+export const oneLine = visibleLine;
 
 /** `text` cut to at most `max` characters, ending with `…` when cut. */
 export function clip(text: string, max: number): string {

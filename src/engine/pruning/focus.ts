@@ -2,6 +2,8 @@
  * The current task, from what the user asked and the files the agent is changing, and the `/compact`
  * command that keeps it: never named after tools or servers, which are what is being dropped.
  */
+import { visibleLine } from '../../shared/visibleText';
+import { clip } from '../memory/text';
 import type { Advice, ContextItem } from './advisor';
 import { promptKeywords } from './keywords';
 
@@ -27,16 +29,42 @@ export function taskFocus(prompts: readonly string[], items: readonly ContextIte
   };
 }
 
-/** `/compact` with focus instructions: the current task to keep, and the recommended drops. */
+/**
+ * Each name or keyword in the command is cut to this: a name is there to be recognised, not read whole. With
+ * at most 8 keywords, 4 files and MAX_RECOMMENDATIONS drops the command stays within 1,200 characters.
+ */
+const NAME_CHARS = 60;
+
+/** A name that reads as one word needs no quotes; anything else (spaces, punctuation, a `!`) is quoted. */
+const PLAIN_NAME = /^[\p{L}\p{N}._@/+-]+$/u;
+
+/**
+ * A file, skill or server name as the command shows it: one visible line (a line break in a name would be
+ * an Enter in the agent's terminal, a bidi override would hide what it says), cut, and quoted when it holds
+ * anything but word characters, so that it reads as a name and never as more of the instruction.
+ */
+function shownName(name: string): string {
+  const line = clip(visibleLine(name), NAME_CHARS);
+  return PLAIN_NAME.test(line) ? line : JSON.stringify(line);
+}
+
+/**
+ * `/compact` with focus instructions: the current task to keep, and the recommended drops. One line of
+ * visible text whatever the names hold: it is typed into the agent's terminal, where each line is a prompt.
+ */
 export function compactCommand(advice: Pick<Advice, 'focus' | 'recommendations'>): string {
   const { keywords, editing } = advice.focus;
   const task = [
-    ...(keywords.length ? [keywords.join(', ')] : []),
-    ...(editing.length ? [`files being edited: ${editing.join(', ')}`] : []),
+    ...(keywords.length ? [keywords.map(shownName).join(', ')] : []),
+    ...(editing.length ? [`files being edited: ${editing.map(shownName).join(', ')}`] : []),
   ];
   const drop = advice.recommendations
     .filter((rec) => rec.type !== 'session')
-    .map((rec) => (rec.type === 'file' ? baseName(rec.item) : rec.item));
+    // A tool result's item is a description of ours ("the 38k-token Bash output `npm test` ..."), not a name.
+    .map((rec) => {
+      if (rec.type === 'tool_result') return clip(visibleLine(rec.item), NAME_CHARS);
+      return shownName(rec.type === 'file' ? baseName(rec.item) : rec.item);
+    });
   return [
     '/compact',
     task.length

@@ -14,6 +14,8 @@ import type { AdviceActionKind, AdviceView } from '../shared/protocol';
 import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
 import { isSessionActive } from '../shared/sessionActivity';
+import { visibleLine } from '../shared/visibleText';
+import { terminalLine, terminalLineProblem } from './terminalLine';
 
 /** How a terminal running the agent can be recognised from its command line or its name. */
 const AGENT_PATTERN = /\bclaude\b/i;
@@ -152,17 +154,33 @@ export class ContextAdvice {
     this.refresh();
   }
 
-  /** Send `/compact` with focus instructions to the agent's terminal, or copy it when there is none. */
+  /**
+   * `/compact` with focus instructions for the agent's terminal, or for the clipboard when there is none: the
+   * user reads the exact line first (and may edit it); Enter sends it as one line, Escape sends nothing.
+   */
   private async compact(advice: Advice | undefined): Promise<void> {
-    const command = advice ? compactCommand(advice) : '/compact';
     const terminal = await findAgentTerminal();
+    // A process can rename its terminal: its name is shown as one visible line too.
+    const target = terminal && visibleLine(terminal.name);
+    const confirmed = await vscode.window.showInputBox({
+      title: terminal ? `Send to Claude Code in "${target}"` : 'Copy for Claude Code',
+      prompt: terminal
+        ? 'Enter sends this line to Claude Code, Escape cancels. You can edit it first.'
+        : 'No terminal running Claude Code was found: Enter copies this line to paste into Claude Code.',
+      value: advice ? compactCommand(advice) : '/compact',
+      ignoreFocusOut: true,
+      validateInput: terminalLineProblem,
+    });
+    const line = confirmed === undefined ? undefined : terminalLine(confirmed);
+    if (line === undefined) return;
     if (terminal) {
       terminal.show(false);
-      terminal.sendText(command, true);
-      void vscode.window.setStatusBarMessage(`Context Deck: sent /compact to "${terminal.name}"`, 4000);
+      // The extension API has no bracketed paste; none is needed for one line: its Enter is the only one.
+      terminal.sendText(line, true);
+      void vscode.window.setStatusBarMessage(`Context Deck: sent /compact to "${target}"`, 4000);
       return;
     }
-    await vscode.env.clipboard.writeText(command);
+    await vscode.env.clipboard.writeText(line);
     void vscode.window.showInformationMessage(
       'Copied /compact to the clipboard: no terminal running Claude Code was found. Paste it into Claude Code.',
     );

@@ -17,6 +17,7 @@ import { timelineCommand } from './timelineCommand';
 import { toolsCommand } from './toolsCommand';
 import type { CliCommand, CliContext } from './command';
 import { tableRows } from './table';
+import { escapeHidden } from '../shared/visibleText';
 
 const COMMANDS: readonly CliCommand[] = [
   ingestCommand,
@@ -67,11 +68,19 @@ function usage(): string {
   ].join('\n');
 }
 
-/** Runs one CLI invocation and returns its exit code: 0 success, 1 failure, 2 bad usage. */
+/**
+ * Runs one CLI invocation and returns its exit code: 0 success, 1 failure, 2 bad usage. Names and text from
+ * repositories and agents are in what it prints: no escape sequence or bidi override in them reaches the
+ * terminal raw (tables show each cell as one visible line; the rest, JSON too, shows them as `\uXXXX`).
+ */
 export async function runCli(
   argv: readonly string[],
-  io: Pick<CliContext, 'stdout' | 'stderr'>,
+  terminal: Pick<CliContext, 'stdout' | 'stderr'>,
 ): Promise<number> {
+  const io = {
+    stdout: (text: string) => terminal.stdout(escapeHidden(text)),
+    stderr: (text: string) => terminal.stderr(escapeHidden(text)),
+  };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage());

@@ -17,3 +17,13 @@ const INVISIBLE =
 export function visibleLine(text: string): string {
   return text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * `text` with each hidden character other than a line break or a tab written as a `\uXXXX` escape: for output
+ * that must stay exact (JSON a program reads) yet never carry a raw escape sequence or override to a terminal.
+ */
+export function escapeHidden(text: string): string {
+  return text.replace(INVISIBLE, (run) =>
+    run.replace(/[^\n\t]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}

@@ -1,6 +1,7 @@
 /**
  * Pruning advice in a real VS Code: a session at 85% of its window shows what to drop; pinning an item
- * removes it from the advice; compacting with no agent terminal open copies the command with a notice.
+ * removes it from the advice; compacting shows the exact one-line command first, and with no agent terminal
+ * open copies it with a notice. File names chosen by a repository (line breaks, a bidi override) stay names.
  * Screenshots: test-output/e2e/advice/.
  */
 import assert from 'node:assert/strict';
@@ -22,6 +23,10 @@ import { type Workbench, launchWorkbench } from '../support/workbench';
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-output', 'e2e', 'advice');
 const VSIX = path.join(REPO_ROOT, 'dist', 'context-deck.vsix');
 const MIN = 60_000;
+/** An edited file whose name would type two more prompts into the agent's terminal. */
+const EDITED = 'notes\ntouch PWNED\nx.md';
+/** A file read long ago whose name a bidi override shows reversed (`invoicestr.exe`). */
+const REVERSED = 'invoice\u202ets.exe';
 
 describe('pruning advice in a real VS Code', () => {
   let root: string;
@@ -59,7 +64,15 @@ describe('pruning advice in a real VS Code', () => {
             tokens: 120_000,
             at: now - 190 * MIN,
           },
-          read('src/api.ts', 3, 8_000, 170_000),
+          read(REVERSED, 188, 4_000, 125_000),
+          read('src/api.ts', 3, 8_000, 165_000),
+          {
+            tool: 'Edit',
+            input: { file_path: path.join(demo.project, EDITED), old_string: 'a', new_string: 'b' },
+            resultChars: 100,
+            tokens: 170_000,
+            at: now - 2 * MIN,
+          },
         ],
       }),
     ]);
@@ -116,14 +129,33 @@ describe('pruning advice in a real VS Code', () => {
     await legacy.waitFor({ timeout: 15_000 });
   });
 
-  test('compact with no agent terminal open copies the command and says so', async () => {
+  test('a name with a bidi override is shown as it reads, not reversed', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="advice"]');
+    const item = frame.locator('[data-testid="advice-item"][data-item$="ts.exe"]');
+    await item.waitFor({ timeout: 15_000 });
+    const text = await item.innerText();
+    assert.match(text, /invoice ts\.exe/);
+    assert.doesNotMatch(text, /\u202e/);
+  });
+
+  test('compact shows the exact one-line command first; with no agent terminal open, Enter copies it', async () => {
     const frame = await workbench.webviewFrame('[data-testid="advice-compact"]');
     await frame.locator('[data-testid="advice-compact"]').click();
+    const box = workbench.page.locator('.quick-input-widget input').first();
+    await box.waitFor({ state: 'visible', timeout: 15_000 });
+    const shown = await box.inputValue();
+    assert.match(
+      shown,
+      /^\/compact Keep what matters for the current task: .*files being edited: "notes touch PWNED x\.md"/,
+    );
+    assert.doesNotMatch(shown, /[\n\r\u202e]/);
+    await workbench.screenshot('03-compact-confirm');
+    await workbench.page.keyboard.press('Enter');
     // The outcome first, then why.
     await workbench.waitForNotification(
       /^Copied \/compact to the clipboard: no terminal running Claude Code was found\./,
       15_000,
     );
-    await workbench.screenshot('03-compact-copied');
+    await workbench.screenshot('04-compact-copied');
   });
 });

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { eventsDir } from '../engine';
+import { visibleLine } from '../shared/visibleText';
 import type { AgentConnection } from './agentConnection';
 import type { ContextPreviewProvider } from './nextSessionContext';
 import { type Log, shortMessage } from './log';
@@ -183,8 +184,9 @@ export class Commands {
     return vscode.commands.executeCommand('workbench.action.files.openFolder');
   }
 
+  /** A tool's name or a path, copied as the one line the dashboard shows: pasted into a shell, it can't run more. */
   async copyText(text: string): Promise<void> {
-    await vscode.env.clipboard.writeText(text);
+    await vscode.env.clipboard.writeText(visibleLine(text));
     void vscode.window.setStatusBarMessage('Context Deck: copied to the clipboard', 2000);
   }
 }

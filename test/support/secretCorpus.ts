@@ -260,6 +260,10 @@ const SECRET_SPECS: Array<[string, (p: Parts) => string, boolean?]> = [
   ['shopify-token', (p) => `X-Shopify-Access-Token shpat_${p.chars(32, HEX)}`],
   ['sendgrid-key', (p) => `sg = SendGridAPIClient("SG.${p.chars(22, URL_SAFE)}.${p.chars(43, URL_SAFE)}")`],
   ['mailgun-key', (p) => `MAILGUN = "key-${p.chars(32, LOWER + DIGITS)}"`],
+  [
+    'mailgun-hex-key',
+    (p) => `const mg = mailgun.client({ username: 'api', key: 'key-${p.chars(32, HEX)}' });`,
+  ],
   ['mailchimp-key', (p) => `mailchimp ${p.chars(32, HEX)}-us21`],
   ['twilio-key', (p) => `twilio SK${p.chars(32, HEX)}`],
   ['twilio-auth-token', (p) => `export TWILIO_AUTH_TOKEN=${p.chars(32, HEX)}`],
@@ -340,6 +344,43 @@ const SECRET_SPECS: Array<[string, (p: Parts) => string, boolean?]> = [
   ],
   ['smbclient-password', (p) => `smbclient //fs/share -U backup%${p.password()} -c ls`, true],
   ['curl-user', (p) => `curl -u admin:${p.password()} https://ci.example.com/api/json`, true],
+  ['curl-user-attached', (p) => `curl -sfuadmin:${p.password()} https://ci.example.com/api/json`, true],
+  [
+    'mysql-password-spaced',
+    (p) => `mysqldump --password ${p.password()} --single-transaction app > app.sql`,
+    true,
+  ],
+  ['psql-url', (p) => `psql postgresql://admin:${p.password()}@db.example.com:5432/app -c 'select 1'`, true],
+  ['pgpassword', (p) => `PGPASSWORD=${p.password()} pg_dump -h db.example.com -U admin app > app.sql`, true],
+  ['token-flag-spaced', (p) => `./deploy.sh --env prod --token ${p.chars(32, HEX)} --yes`, true],
+  [
+    'aws-configure-set',
+    (p) =>
+      `aws configure set aws_access_key_id AKIA${p.chars(16, UPPER_DIGITS)} && aws configure set aws_secret_access_key ${p.chars(40, BASE64)}`,
+    true,
+  ],
+  [
+    'aws-configure-set-session-token',
+    (p) => `aws configure set --profile prod aws_session_token ${p.chars(300, BASE64)}`,
+    true,
+  ],
+  [
+    'npm-config-set-token',
+    (p) =>
+      `npm config set //npm.pkg.example.com/:_authToken ${p.chars(8, HEX)}-${p.chars(4, HEX)}-${p.chars(4, HEX)}-${p.chars(4, HEX)}-${p.chars(12, HEX)}`,
+    true,
+  ],
+  [
+    'htpasswd-batch',
+    (p) => `htpasswd -b -c /etc/nginx/.htpasswd admin ${p.password()} && nginx -s reload`,
+    true,
+  ],
+  ['htpasswd-stdout', (p) => `htpasswd -nbB admin ${p.password()} > users.txt`, true],
+  [
+    'pgpass-in-command',
+    (p) => `echo 'db.example.com:5432:app:admin:${p.password()}' >> ~/.pgpass && chmod 600 ~/.pgpass`,
+    true,
+  ],
   [
     'http-password-flag',
     (p) => `wget --user=ci --http-password=${p.password()} https://repo.example.com/a.tar.gz`,
@@ -358,8 +399,21 @@ const SECRET_SPECS: Array<[string, (p: Parts) => string, boolean?]> = [
   ],
   ['password-in-prose', (p) => `The staging DB password is ${p.password()} until we rotate it.`],
   ['password-in-prose-quoted', (p) => `my password for the admin panel was '${p.password()}'`],
+  ['password-in-prose-colon', (p) => `my password: ${p.password()}`],
+  ['password-in-prose-set', (p) => `I set my password to ${p.password()} for now, will change it later`],
+  [
+    'password-in-prose-use',
+    (p) => `Log in as admin and use the password ${p.password()} on the staging box.`,
+  ],
+  ['password-in-prose-possessive', (p) => `fyi the vpn password's ${p.password()}`],
   // Framework and application secrets.
   ['laravel-app-key', (p) => `APP_NAME=Acme\nAPP_KEY=base64:${p.chars(43, BASE64)}=\nAPP_DEBUG=false`],
+  ['laravel-app-key-command', (p) => `echo "APP_KEY=base64:${p.chars(43, BASE64)}=" >> .env`, true],
+  [
+    'laravel-key-generate',
+    (p) =>
+      `php artisan key:generate\n\n   INFO  Application key [base64:${p.chars(43, BASE64)}=] set successfully.`,
+  ],
   ['rails-secret-key-base', (p) => `SECRET_KEY_BASE=${p.chars(128, HEX)}`],
   [
     'django-secret-key',
@@ -528,6 +582,23 @@ export const NON_SECRETS: Array<[string, string]> = [
     'compose-password-file',
     'environment:\n  POSTGRES_PASSWORD_FILE: /run/secrets/db_password\nsecrets:\n  - db_password',
   ],
+  ['password-file-flag', 'restic backup --password-file /etc/restic/pw ~/data'],
+  ['key-value-prose', 'Redis is an in-memory key-value store; key-value pairs expire with TTL.'],
+  ['token-type-flag', 'oauth2c https://id.example.com --token-type bearer --grant-type client_credentials'],
+  ['aws-configure-region', 'aws configure set region eu-west-1 && aws configure set output json'],
+  ['aws-configure-get', 'aws configure get aws_secret_access_key --profile prod'],
+  [
+    'config-set-plain',
+    'npm config set fund false\ngit config --global credential.helper store\nyarn config set npmAuthToken ${NPM_TOKEN}',
+  ],
+  [
+    'password-reset-prose',
+    'Fix the password reset flow: set your password to something long; the password was reset by an admin.',
+  ],
+  ['port-flags', 'docker run -p 8080:80 nginx\nssh -p 2222 deploy@10.0.0.5\nscp -P 2222 app.tar.gz host:'],
+  ['htpasswd-verify', 'htpasswd -v /etc/nginx/.htpasswd admin'],
+  ['pgpass-format', 'chmod 600 ~/.pgpass  # hostname:port:database:username:password'],
+  ['laravel-empty-key', 'APP_KEY=\nAPP_ENV=local\nphp artisan key:generate'],
   [
     'hex-color-and-hashes',
     'md5 d41d8cd98f00b204e9800998ecf8427e sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709',

@@ -263,8 +263,14 @@ const CASES: Record<string, { positives: Array<string | [string, string]>; negat
     negatives: ['SG.short.name'],
   },
   'mailgun-key': {
-    positives: [`key-${fake(32, LOWER + DIGITS)}`],
-    negatives: ['restored cache key-d41d8cd98f00b204e9800998ecf8427e', 'key-value-store'],
+    positives: [`key-${fake(32, LOWER + DIGITS)}`, `key-${fake(32, HEX)}`],
+    negatives: [
+      'restored cache key-d41d8cd98f00b204e9800998ecf8427e',
+      'cache: key-d41d8cd98f00b204e9800998ecf8427e',
+      'key-value-store',
+      'a key-value store',
+      `monkey-${fake(32, HEX)}`,
+    ],
   },
   'mailchimp-key': { positives: [`${fake(32, HEX)}-us21`], negatives: ['en-us', 'campaign-us1'] },
   'brevo-key': { positives: [`xkeysib-${fake(64, HEX)}-${fake(16)}`], negatives: ['xkeysib-short'] },
@@ -428,12 +434,20 @@ const CASES: Record<string, { positives: Array<string | [string, string]>; negat
     positives: [
       ['curl -u admin:hunter22 https://x', 'curl -u admin:[REDACTED:basic-auth] https://x'],
       ['curl -s --user bot:pw123 https://x', 'curl -s --user bot:[REDACTED:basic-auth] https://x'],
+      ['curl -uadmin:hunter22 https://x', 'curl -uadmin:[REDACTED:basic-auth] https://x'],
+      ['curl -sfu admin:hunter22 https://x', 'curl -sfu admin:[REDACTED:basic-auth] https://x'],
     ],
-    negatives: ['curl -u admin https://x', 'git push -u origin main'],
+    negatives: [
+      'curl -u admin https://x',
+      'git push -u origin main',
+      'curl -sS https://x:8443/health',
+      'curl --user-agent "Agent/1.0" https://x',
+    ],
   },
   'secret-flag': {
     positives: [
       ['cli --token abc123', 'cli --token [REDACTED:token]'],
+      ['deploy --password S3cret --yes', 'deploy --password [REDACTED:password] --yes'],
       ['mysql --password=hunter2 db', 'mysql --password=[REDACTED:password] db'],
       ['wget --http-password="p w" x', 'wget --http-password="[REDACTED:password]" x'],
     ],
@@ -442,6 +456,8 @@ const CASES: Record<string, { positives: Array<string | [string, string]>; negat
       '--token $TOKEN',
       'psql --no-password db',
       '--token --verbose',
+      'oauth2c --token-type bearer',
+      'login --token && next',
     ],
   },
   'password-flag': {
@@ -459,12 +475,21 @@ const CASES: Record<string, { positives: Array<string | [string, string]>; negat
       ['zip -P S3cret a.zip f', 'zip -P [REDACTED:password] a.zip f'],
       ['ldapsearch -x -w S3cret -b dc=x', 'ldapsearch -x -w [REDACTED:password] -b dc=x'],
       ['smbclient //fs/s -U bk%S3cret', 'smbclient //fs/s -U bk%[REDACTED:password]'],
+      [
+        'htpasswd -b -c /etc/.htpasswd admin S3cret',
+        'htpasswd -b -c /etc/.htpasswd admin [REDACTED:password]',
+      ],
+      ['htpasswd -nbB admin S3cret > users', 'htpasswd -nbB admin [REDACTED:password] > users'],
+      ['redis-cli -h cache -a S3cret ping', 'redis-cli -h cache -a [REDACTED:password] ping'],
     ],
     negatives: [
       'mysql -u root -p app',
       'mysql -P 3306 -h db',
       'docker login -u me --password-stdin',
       'ssh -p 2222 host',
+      'docker run -p 8080:80 nginx',
+      'htpasswd -v .htpasswd admin',
+      'redis-cli --askpass ping',
     ],
   },
   pgpass: {
@@ -473,6 +498,23 @@ const CASES: Record<string, { positives: Array<string | [string, string]>; negat
       ['x\n*:*:*:postgres:pw-123\ny', 'x\n*:*:*:postgres:[REDACTED:password]\ny'],
     ],
     negatives: ['root:x:0:0:root:/root:/bin/bash', 'elapsed 12:30:45:123:456', 'src/a.ts:10:5: error: no'],
+  },
+  'pgpass-in-command': {
+    positives: [
+      [
+        "echo 'db.example.com:5432:app:admin:S3cret!9' >> ~/.pgpass",
+        "echo 'db.example.com:5432:app:admin:[REDACTED:password]' >> ~/.pgpass",
+      ],
+      [
+        'printf "%s\\n" "*:*:*:postgres:pw-123" > "$PGPASSFILE"',
+        'printf "%s\\n" "*:*:*:postgres:[REDACTED:password]" > "$PGPASSFILE"',
+      ],
+    ],
+    negatives: [
+      'chmod 600 ~/.pgpass  # hostname:port:database:username:password',
+      'echo 12:30:45:123:456 >> ~/.pgpass.log',
+      "echo 'db:5432:app:admin:$PGPASS' >> ~/.pgpass",
+    ],
   },
   netrc: {
     positives: [
@@ -572,12 +614,68 @@ const CASES: Record<string, { positives: Array<string | [string, string]>; negat
         "my password for the admin panel was '[REDACTED:password]'",
       ],
       [`pw is ${password}`, 'pw is [REDACTED:password]'],
+      [`the vpn password's ${password}`, "the vpn password's [REDACTED:password]"],
     ],
     negatives: [
       'The password is required.',
       'the password is at least 12 characters',
       'Your password was changed',
       'the password is Invalid',
+      "the password's strength meter",
+    ],
+  },
+  'password-given-in-prose': {
+    positives: [
+      [`I set my password to ${password} for now`, 'I set my password to [REDACTED:password] for now'],
+      [`use the password ${password} on staging.`, 'use the password [REDACTED:password] on staging.'],
+      [`log in with password "two words"`, 'log in with password "[REDACTED:password]"'],
+    ],
+    negatives: [
+      'the password reset flow sends a link',
+      'use the password manager',
+      'set your password to something long',
+      'changed the password to match the policy',
+      'enter your password again',
+      'set the password to $DB_PASS',
+    ],
+  },
+  'config-set': {
+    positives: [
+      [
+        `aws configure set aws_secret_access_key ${awsSecret.slice(0, 20)}`,
+        'aws configure set aws_secret_access_key [REDACTED:aws-secret-key]',
+      ],
+      [
+        'aws configure set --profile prod aws_session_token FwoGZXIvYXdz1x',
+        'aws configure set --profile prod aws_session_token [REDACTED:token]',
+      ],
+      [
+        'npm config set //npm.example.com/:_authToken 3f2a-91c',
+        'npm config set //npm.example.com/:_authToken [REDACTED:token]',
+      ],
+      ['git config --global github.token gh0Xq', 'git config --global github.token [REDACTED:token]'],
+    ],
+    negatives: [
+      'aws configure set region eu-west-1',
+      'aws configure get aws_secret_access_key --profile prod',
+      'aws configure set aws_access_key_id --profile prod',
+      'git config --global credential.helper store',
+      'npm config set //npm.example.com/:_authToken ${NPM_TOKEN}',
+      'the config token expires tomorrow',
+    ],
+  },
+  'laravel-app-key': {
+    positives: [
+      `base64:${fake(43, BASE64)}=`,
+      [
+        `echo "APP_KEY=base64:${'Ab1'.repeat(14)}c=" >> .env`,
+        'echo "APP_KEY=[REDACTED:laravel-app-key]" >> .env',
+      ],
+    ],
+    negatives: [
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU=',
+      `base64:${'a'.repeat(43)}=`,
+      'APP_KEY=\nAPP_ENV=local',
     ],
   },
 };
@@ -661,6 +759,14 @@ describe('redactText', () => {
       `${'a'.repeat(60)}:5432:`.repeat(20_000),
       `${fake(40, BASE64)}\n`.repeat(20_000),
       'kind: Secret\ndata:\n' + '  k: v\n'.repeat(100_000),
+      'htpasswd -b '.repeat(100_000),
+      'git config --global '.repeat(50_000),
+      'aws configure set ' + 'x'.repeat(500_000) + '_token',
+      'use the password '.repeat(60_000),
+      "set my password's ".repeat(60_000),
+      '~/.pgpass ' + 'db:5432:a:'.repeat(100_000),
+      'curl -uuuu'.repeat(100_000),
+      'base64:'.repeat(100_000),
     ];
     for (const text of big) assert.equal(typeof redactText(text).text, 'string');
   });

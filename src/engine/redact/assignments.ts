@@ -16,6 +16,20 @@ function nameStart(input: string, end: number): number {
 /** Punctuation that ends a sentence rather than a password written in it. */
 const TRAILING_PUNCTUATION = /[.,;:!?)]+$/;
 
+/** The words for a password in prose (regex source). */
+const PASSWORD_WORD = 'pass(?:word|phrase|wd|code)';
+/** A password written in a sentence: quoted, or a word (regex source). */
+const PROSE_VALUE = String.raw`("[^"\r\n]+"|'[^'\r\n]+'|\x60[^\x60\r\n]+\x60|[^\s"'\x60]+)`;
+
+/** Group 1 leads to a password in prose, group 2: a quoted value, or a word that looks like a password. */
+const proseValue: Rule['replace'] = (match, [prefix = '', value = '']) => {
+  if (/^["'`]/.test(value))
+    return isPlaceholder(value.slice(1, -1)) ? match : `${prefix}${value[0]}${marker('password')}${value[0]}`;
+  const end = TRAILING_PUNCTUATION.exec(value)?.[0] ?? '';
+  const word = value.slice(0, value.length - end.length);
+  return looksLikePassword(word) ? `${prefix}${marker('password')}${end}` : match;
+};
+
 export const ASSIGNMENT_RULES: Rule[] = [
   {
     id: 'aws-secret-key',
@@ -64,17 +78,24 @@ export const ASSIGNMENT_RULES: Rule[] = [
     id: 'password-in-prose',
     kind: 'password',
     triggers: ['password', 'passphrase', 'passwd', 'passcode', 'pw'],
-    // "the password is hunter2", "my password for the admin panel was 'x'".
-    pattern:
-      /\b((?:pass(?:word|phrase|wd|code)|pw)(?:[^\S\r\n]+(?:for|of|to|on)(?:[^\S\r\n]+[\w.@-]+){1,3})?[^\S\r\n]+(?:is|was|will be|would be|remains|set to|changed to|reset to|updated to)(?:[^\S\r\n]*:)?[^\S\r\n]+)("[^"\r\n]+"|'[^'\r\n]+'|`[^`\r\n]+`|[^\s"'`]+)/gi,
-    replace: (match, [prefix = '', value = '']) => {
-      if (/^["'`]/.test(value))
-        return isPlaceholder(value.slice(1, -1))
-          ? match
-          : `${prefix}${value[0]}${marker('password')}${value[0]}`;
-      const end = TRAILING_PUNCTUATION.exec(value)?.[0] ?? '';
-      const word = value.slice(0, value.length - end.length);
-      return looksLikePassword(word) ? `${prefix}${marker('password')}${end}` : match;
-    },
+    // "the password is hunter2", "my password for the admin panel was 'x'", "the vpn password's x".
+    pattern: new RegExp(
+      String.raw`\b((?:${PASSWORD_WORD}|pw)(?:[^\S\r\n]+(?:for|of|to|on)(?:[^\S\r\n]+[\w.@-]+){1,3})?(?:[^\S\r\n]+(?:is|was|will be|would be|remains|set to|changed to|reset to|updated to)|['\u2019]s)(?:[^\S\r\n]*:)?[^\S\r\n]+)${PROSE_VALUE}`,
+      'gi',
+    ),
+    replace: proseValue,
+  },
+  {
+    id: 'password-given-in-prose',
+    kind: 'password',
+    triggers: ['password', 'passphrase', 'passwd', 'passcode'],
+    // "I set my password to hunter2", "use the password hunter2", "log in with password hunter2": a verb
+    // that gives the password, up to two words, the password word, then the value. The search starts at
+    // the password word and looks back for the verb.
+    pattern: new RegExp(
+      String.raw`(${PASSWORD_WORD}(?<=\b(?:set|change|changed|reset|update|updated|use|using|with|enter|type|try)[^\S\r\n]+(?:[\w-]+[^\S\r\n]+){0,2}${PASSWORD_WORD})[^\S\r\n]+(?:to[^\S\r\n]+)?)${PROSE_VALUE}`,
+      'gi',
+    ),
+    replace: proseValue,
   },
 ];

@@ -1,10 +1,10 @@
 /** Passwords and tokens given to commands on their command line. */
-import { kindOfName } from './names';
+import { SECRET_WORDS, kindOfName } from './names';
 import { type Rule, replaceQuoted } from './rule';
 import { isPlaceholder, marker } from './values';
 
-/** A flag's value: quoted, or a word that is not the next flag. */
-const VALUE = String.raw`("[^"\r\n]*"|'[^'\r\n]*'|[^\s'"-][^\s'"]*)`;
+/** A flag's value: quoted, or a word that is neither the next flag nor a shell operator (`&&`, `>`, `|`). */
+const VALUE = String.raw`("[^"\r\n]*"|'[^'\r\n]*'|[^\s'"&|;<>()-][^\s'"]*)`;
 
 /**
  * Commands whose password flag has no `--password` spelling: `[command names, flag and what joins it to
@@ -24,7 +24,11 @@ const PASSWORD_FLAGS: Array<[string, string]> = [
   ['smbclient|rpcclient|smbmap', '-U[ \\t]*[^%\\s]+%'],
   ['openssl', '-pass(?:in|out)?[ \\t]+pass:'],
   ['keytool|jarsigner', '-(?:src|dest)?(?:store|key)pass[ \\t]+'],
-  ['htpasswd', '-[a-zA-Z]*b[a-zA-Z]*[ \\t]+\\S+[ \\t]+\\S+[ \\t]+'],
+  // `-b [-c ...] file user password`, or `-nb user password` (no file): the password is the last word.
+  [
+    'htpasswd',
+    '-(?=[a-zA-Z]*b)[a-zA-Z]+(?:[ \\t]+-[a-zA-Z]+){0,4}(?:[ \\t]+[^\\s-]\\S*)?[ \\t]+[^\\s-]\\S*[ \\t]+',
+  ],
 ];
 
 /** Secret words a `--flag` may end in (`--password`, `--db-password`, `--registry-token`). */
@@ -32,10 +36,31 @@ const FLAG_WORDS = 'password|passwd|pass|token|secret|api-key|apikey|access-key|
 
 export const COMMAND_RULES: Rule[] = [
   {
+    id: 'config-set',
+    kind: 'secret',
+    triggers: ['config'],
+    // `aws configure set [--profile p] aws_secret_access_key VALUE`, `npm config set //host/:_authToken
+    // VALUE`, `git config --global github.token VALUE`: a setting whose name ends in a secret word, then
+    // its value as the next word. `aws configure get ...` names the setting without its value.
+    pattern: new RegExp(
+      String.raw`(\bconfig(?:ure[ \t]+set|[ \t]+set|(?<=\bgit[ \t]+config))(?:[ \t]+--?[\w-]+(?:[ \t]+[^\s'"&|;<>()-]\S*)?){0,4}?[ \t]+([^\s'"=]*?(?:${SECRET_WORDS}))[ \t]+)${VALUE}`,
+      'gi',
+    ),
+    replace: (match, [prefix = '', name = '', value = '']) =>
+      replaceQuoted(
+        match,
+        prefix,
+        value,
+        /secret_?access_?key$/i.test(name) ? 'aws-secret-key' : kindOfName(name),
+      ),
+  },
+  {
     id: 'curl-user',
     kind: 'basic-auth',
     triggers: ['curl'],
-    pattern: /(\bcurl\b[^\n]{0,500}?[^\S\r\n](?:-u|--user)(?:=|[^\S\r\n]+)["']?[^\s:"']+:)([^\s"']+)/g,
+    // `-u user:pw`, `-uuser:pw`, `-su user:pw` (short flags run together), `--user=user:pw`.
+    pattern:
+      /(\bcurl\b[^\n]{0,500}?[^\S\r\n](?:-[A-Za-z]*u[^\S\r\n]*|--user(?:=|[^\S\r\n]+))["']?[^\s:"']+:)([^\s"']+)/g,
     replace: (match, [prefix, password]) =>
       isPlaceholder(password ?? '') ? match : prefix + marker('basic-auth'),
   },

@@ -4,12 +4,15 @@
  * it (the console's `accessKeys.csv`, the output of `aws configure get aws_secret_access_key`).
  */
 import { type Rule, afterPrefix } from './rule';
-import { isBasicCredential, looksLikePassword, marker, mixesCaseAndDigits } from './values';
+import { isBasicCredential, isPlaceholder, looksLikePassword, marker, mixesCaseAndDigits } from './values';
 
 /** What comes before a line's text: a Read's line number (`  12→`, `12\t`) or a diff's `+`/`-`. */
 const LINE_PREFIX = /^(?:[ \t]*\d+[\t→]|[+-])?[ \t]*/;
 /** A line start and that prefix, opening the group of what to keep (regex source). */
 const LINE_START = `^(${LINE_PREFIX.source.slice(1)}`;
+
+/** A `.pgpass` host is a name, an address or `*`, with a letter, a dot or `*` (not a time of day). */
+const isPgpassHost = (host: string) => /[A-Za-z.*]/.test(host);
 
 /** 40 base64 characters standing alone: the shape of an AWS secret access key. */
 const AWS_SECRET = String.raw`(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`;
@@ -35,8 +38,24 @@ export const FILE_RULES: Rule[] = [
     ),
     replace: (match, [password = ''], input, offset) => {
       const host = input.slice(input.lastIndexOf('\n', offset) + 1, offset).replace(LINE_PREFIX, '');
-      return /[A-Za-z.*]/.test(host) ? match.slice(0, -password.length) + marker('password') : match;
+      return isPgpassHost(host) ? match.slice(0, -password.length) + marker('password') : match;
     },
+  },
+  {
+    id: 'pgpass-in-command',
+    kind: 'password',
+    triggers: ['pgpass'],
+    // A `.pgpass` line written by a command (`echo 'db:5432:app:admin:pw' >> ~/.pgpass`): anywhere a word
+    // starts, when the text names the file (or PGPASSFILE).
+    // The search starts at `:port:` and looks back for the host, as above.
+    pattern: new RegExp(
+      String.raw`:(?:\d{1,5}|\*):(?<=(?<![^\s'"=])([\w.*-]+):(?:\d{1,5}|\*):)[^:\s'"]+:[^:\s'"]+:([^\s'"]+)`,
+      'g',
+    ),
+    replace: (match, [host = '', password = '']) =>
+      isPgpassHost(host) && !isPlaceholder(password)
+        ? match.slice(0, -password.length) + marker('password')
+        : match,
   },
   {
     id: 'netrc',

@@ -53,14 +53,14 @@ export const TOKEN_END = String.raw`(?![A-Za-z0-9_-])`;
 /**
  * A token recognised by its prefix (`hf_`, `dop_v1_`, `SG.`...). `body` is the regex source of the whole
  * token; `triggers` the literal prefixes. With `check`, the token without its leading words must also pass
- * it (prefixes that words and slugs can share).
+ * it (prefixes that words and slugs can share); it is also given the text and where the token starts in it.
  */
 export function token(
   id: string,
   kind: string,
   triggers: readonly string[],
   body: string,
-  check?: (body: string) => boolean,
+  check?: (body: string, input: string, offset: number) => boolean,
 ): Rule {
   let pattern: RegExp | undefined;
   return {
@@ -71,6 +71,8 @@ export function token(
     get pattern() {
       return (pattern ??= new RegExp(`${TOKEN_START}(?:${body})${TOKEN_END}`, 'g'));
     },
-    replace: check ? (match) => (check(tokenBody(match)) ? marker(kind) : match) : () => marker(kind),
+    replace: check
+      ? (match, _groups, input, offset) => (check(tokenBody(match), input, offset) ? marker(kind) : match)
+      : () => marker(kind),
   };
 }

@@ -5,11 +5,17 @@
  * prefix.
  */
 import { type Rule, token } from './rule';
-import { looksRandom } from './values';
+import { looksRandom, mixesCaseAndDigits } from './values';
 
 const mixedCase = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s);
-/** `key-` + 32 base-36 characters: Mailgun's, not a hex digest that a cache key shares the prefix with. */
-const base36NotHex = (s: string) => /[g-z]/.test(s) && /[0-9]/.test(s);
+/**
+ * `key-` + 32 characters with letters and digits: Mailgun's keys, hex (most) or base 36. A cache key named
+ * by a content digest (`restored cache key-<md5>`) shares the shape: the word `cache` before it tells.
+ */
+const mailgunKey = (s: string, input: string, offset: number) =>
+  /[a-z]/.test(s) &&
+  /[0-9]/.test(s) &&
+  !/\bcache\W{0,3}$/i.test(input.slice(Math.max(0, offset - 10), offset));
 /** Base64 of a PEM block: only a private key's is a secret (certificates travel the same way). */
 const encodedPrivateKey = (s: string) =>
   Buffer.from(s.slice(0, 64), 'base64').toString('latin1').includes('PRIVATE KEY');
@@ -201,6 +207,11 @@ export const TOKEN_RULES: Rule[] = [
     encodedPrivateKey,
   ),
 
+  // Laravel's APP_KEY as `key:generate` prints it and .env holds it: 32 random bytes in base64.
+  token('laravel-app-key', 'laravel-app-key', ['base64:'], 'base64:[A-Za-z0-9+/]{43}=', (s) =>
+    mixesCaseAndDigits(s.slice('base64:'.length)),
+  ),
+
   // Payments, messaging, e-mail.
   token(
     'stripe-key',
@@ -225,7 +236,7 @@ export const TOKEN_RULES: Rule[] = [
     'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}',
   ),
   token('sendgrid-key', 'sendgrid-key', ['sg.'], String.raw`SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}`),
-  token('mailgun-key', 'mailgun-key', ['key-'], 'key-[0-9a-z]{32}', base36NotHex),
+  token('mailgun-key', 'mailgun-key', ['key-'], 'key-[0-9a-z]{32}', mailgunKey),
   // Triggered by the data centre (`-us1` to `-us9...`), not by every `-use`: the pattern starts with hex.
   token(
     'mailchimp-key',

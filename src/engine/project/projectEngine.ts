@@ -14,6 +14,7 @@ import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { counterValue } from '../storage/counters';
 import { migrateInSteps } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
+import { makePrivateDir } from '../storage/privateFiles';
 import { setAside } from '../storage/snapshot';
 import { integrityOf, readShared } from '../storage/snapshotCheck';
 import { loadSqlJs } from '../storage/sqlJs';
@@ -103,8 +104,8 @@ export class ProjectEngine {
   static async open(options: OpenProjectOptions): Promise<ProjectEngine> {
     const identity = identifyProject(options.folder);
     const stateDir = projectStateDir(options.home, identity.id);
-    fs.mkdirSync(stateDir, { recursive: true });
-    fs.mkdirSync(eventsDir(options.home), { recursive: true });
+    makePrivateDir(stateDir);
+    makePrivateDir(eventsDir(options.home));
     const wantsWriter = (options.role ?? 'auto') !== 'reader';
     const lockPath = path.join(stateDir, LOCK_FILE);
     const lock = !wantsWriter

@@ -122,7 +122,15 @@ export class ProjectEngine {
     if (lock && !options.borrowedLock) removeAbandonedTempFiles(stateDir);
     // Empty but of the current schema: what a reader shows until it can read a snapshot.
     const engine = new ProjectEngine(identity, options.home, await freshStore(), lock, options);
-    await engine.loadSnapshot();
+    try {
+      await engine.loadSnapshot();
+    } catch (error) {
+      // Whatever stopped the open (a snapshot that cannot even be set aside) must not keep the lock.
+      engine.closed = true;
+      engine.lock?.release();
+      engine.store.close();
+      throw error;
+    }
     return engine;
   }
 
@@ -186,14 +194,19 @@ export class ProjectEngine {
       if (recovered === 'replayed') this.warnings.push('The last save had been cut short: it was completed.');
     }
     const stamp = this.snapshotStamp();
-    const bytes = await readShared(this.snapshotPath);
+    // A folder, an unreadable file: judged below like a damaged snapshot.
+    const read = await readShared(this.snapshotPath).catch((error: Error) => error);
     // The writer saves pages in place: a read that overlapped a save is not trusted; the next look reads again.
     if (this.role === 'reader' && (saveInProgress(this.snapshotPath) || this.snapshotStamp() !== stamp))
       return false;
-    if (bytes && bytes.length > 0) {
+    if (read !== undefined) {
       const SQL = await loadSqlJs();
       let candidate: Database | undefined;
       try {
+        if (read instanceof Error) throw read;
+        // Snapshots are renamed into place whole, never created empty: an empty file holds no history.
+        if (read.length === 0) throw new Error('the file is empty');
+        const bytes = read;
         // Off this thread (storage/snapshotCheck.ts): it reads every page.
         const { verdict } = await integrityOf(bytes);
         if (verdict !== 'ok') throw new Error(`integrity check says: ${verdict}`);

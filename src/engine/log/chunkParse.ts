@@ -90,8 +90,9 @@ export function readChunk(
   belongsHere: Router,
 ): ChunkRead {
   // Taken before the read: every line read was appended by then.
-  const appendedBy = Math.ceil(fs.fstatSync(fd).mtimeMs);
-  const chunk = readCompleteLines(fd, offset, chunkBytes);
+  const stat = fs.fstatSync(fd);
+  const appendedBy = Math.ceil(stat.mtimeMs);
+  const chunk = readCompleteLines(fd, offset, chunkBytes, stat.size);
   switch (chunk.kind) {
     case 'none':
       return chunk;

@@ -252,7 +252,7 @@ export class ProjectEngine {
   /** Read new lines of the event log. Only the writer ingests; a reader gets an empty result. */
   async ingest(options: IngestOptions = {}): Promise<IngestResult> {
     if (this.role !== 'writer' || this.closed)
-      return { events: 0, rejected: 0, foreign: 0, bytes: 0, restarted: [], workerChunks: 0 };
+      return { events: 0, rejected: 0, foreign: 0, bytes: 0, rewritten: [], skipped: [], workerChunks: 0 };
     const ingestor = new Ingestor(
       this.store,
       this.eventsDir,
@@ -263,7 +263,7 @@ export class ProjectEngine {
     this.ingesting++;
     try {
       const result = await ingestor.ingestAll(options);
-      if (result.bytes > 0 || result.restarted.length > 0) {
+      if (result.bytes > 0 || result.rewritten.length > 0) {
         this.markDirty();
         this.emitChange();
       }

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listLogFiles } from '../engine';
 import { type IntegerRange, numberFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 import { openProject, refreshDerived, withInterrupt } from './projectSession';
@@ -56,12 +55,8 @@ export const ingestCommand: CliCommand = {
       };
       const skippedSaid = new Set<string>();
       const showProgress = !args.flags.has('json') && process.stderr.isTTY;
-      const ingestOnce = () => {
-        for (const skipped of listLogFiles(engine.eventsDir).skipped) {
-          if (!skippedSaid.has(skipped)) context.stderr(`warning: ${skipped}`);
-          skippedSaid.add(skipped);
-        }
-        return engine.ingest({
+      const ingestOnce = async () => {
+        const once = await engine.ingest({
           chunkBytes,
           signal,
           onProgress: showProgress
@@ -77,6 +72,12 @@ export const ingestCommand: CliCommand = {
             await saveWhenDue();
           },
         });
+        for (const skipped of once.skipped) {
+          if (!skippedSaid.has(skipped)) context.stderr(`warning: ${skipped}`);
+          skippedSaid.add(skipped);
+        }
+        for (const rewritten of once.rewritten) context.stderr(`warning: ${rewritten}`);
+        return once;
       };
       const result = await ingestOnce();
       while (args.flags.has('follow') && !signal.aborted) {
@@ -89,7 +90,7 @@ export const ingestCommand: CliCommand = {
         result.rejected += more.rejected;
         result.foreign += more.foreign;
         result.bytes += more.bytes;
-        result.restarted.push(...more.restarted);
+        result.rewritten.push(...more.rewritten);
         result.workerChunks += more.workerChunks;
       }
       if (showProgress) process.stderr.write('\r\x1b[K');
@@ -102,8 +103,7 @@ export const ingestCommand: CliCommand = {
       } else {
         context.stdout(
           `${engine.identity.name}: ${result.events} new events, ${result.rejected} rejected lines, ` +
-            `${result.foreign} lines for other projects (${result.bytes} bytes read)` +
-            (result.restarted.length ? `; re-read from the start: ${result.restarted.join(', ')}` : ''),
+            `${result.foreign} lines for other projects (${result.bytes} bytes read)`,
         );
       }
       return signal.aborted && !args.flags.has('follow') ? 130 : 0;

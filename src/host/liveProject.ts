@@ -240,7 +240,7 @@ export class LiveProject {
       } else {
         result = await readHere();
       }
-      if (result.bytes > 0 || result.restarted.length > 0) changed = true;
+      if (result.bytes > 0 || result.rewritten.length > 0) changed = true;
       if (result.events > 0) this.gauge.sessionsChanged();
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
       if (result.bytes > 0) await saveIfRequested(this.engine);
@@ -260,8 +260,7 @@ export class LiveProject {
             `${formatMb(result.bytes)}${reimported}${folded > 0 ? `, ${folded} rows of older history folded` : ''} in ${Date.now() - started} ms${inProcess ? ` in the catch-up process (peak RSS ${formatMb(inProcess.peakRssBytes)})` : ''}, longest extension host pause ${pauses.maxMs()} ms${abort.signal.aborted ? ' (cancelled)' : ''}; ${hostMemory()}`,
         );
       }
-      for (const file of result.restarted)
-        this.log.warn(`${file} was replaced or truncated; read again from its start`);
+      for (const warning of result.rewritten) this.log.warn(warning);
     } catch (error) {
       changed = true;
       throw error;

@@ -130,6 +130,35 @@ describe('writer lock takeover', () => {
     lock.release();
   });
 
+  test('claims of killed takers are removed by the next holder, its own at release; a live taker’s stays', async () => {
+    const stateDir = fs.mkdtempSync(path.join(dir, 'claims-'));
+    const lockPath = path.join(stateDir, 'writer.lock');
+    const claimOf = (pid: number | undefined, replaces: string) =>
+      JSON.stringify({ pid, hostname: os.hostname(), since: 1, purpose: 'taker', replaces });
+    // Takers killed halfway through taking over locks long gone, and one still at work on another lock.
+    fs.writeFileSync(`${lockPath}.claim-1`, claimOf(deadPid(), 'gone-1'));
+    fs.writeFileSync(`${lockPath}.claim-2`, claimOf(deadPid(), 'gone-2'));
+    const taker = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    fs.writeFileSync(`${lockPath}.claim-3`, claimOf(taker.pid, 'another'));
+    try {
+      const lock = tryAcquireLock(lockPath, 'the next window');
+      assert.ok(lock);
+      assert.deepEqual(fs.readdirSync(stateDir).sort(), ['writer.lock', 'writer.lock.claim-3']);
+      lock.release();
+    } finally {
+      taker.kill('SIGKILL');
+      await new Promise((resolve) => taker.once('exit', resolve));
+    }
+
+    // A takeover of a dead writer's lock: the taker's claim is the lock's other name, gone with it.
+    fs.rmSync(`${lockPath}.claim-3`);
+    writeStaleLock(lockPath, 2);
+    const recovered = tryAcquireLock(lockPath, 'the window after');
+    assert.ok(recovered);
+    recovered.release();
+    assert.deepEqual(fs.readdirSync(stateDir), []);
+  });
+
   test('a lock held by a live process is respected, and named', () => {
     const stateDir = fs.mkdtempSync(path.join(dir, 'live-'));
     const lockPath = path.join(stateDir, 'writer.lock');

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recorderRuntime } from './recorderInstall';
+import { makePrivateDir } from '../storage/privateFiles';
 
 const SERVER_FILES = ['mcp.js', 'sql-wasm.wasm'];
 
@@ -34,7 +35,7 @@ export function stableServerPath(home: string): string {
 export function installServer(home: string, distDir: string): { path: string; updated: boolean } {
   const binDir = path.dirname(stableServerPath(home));
   let updated = false;
-  fs.mkdirSync(binDir, { recursive: true });
+  makePrivateDir(binDir);
   for (const name of SERVER_FILES) {
     const bytes = fs.readFileSync(path.join(distDir, name));
     const target = path.join(binDir, name);

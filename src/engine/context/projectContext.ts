@@ -9,6 +9,7 @@ import { SESSION_CONTEXT_FILE, projectStateDir } from '../project/paths';
 import type { ProjectEngine } from '../project/projectEngine';
 import { rankingSteps } from '../registry/ranking';
 import { runAtOnce, runInSteps, type Steps } from '../steps';
+import { makePrivateDir } from '../storage/privateFiles';
 import type { Row } from '../storage/store';
 import { type SelectionMode, selectRelevantContext } from './selection';
 import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContext';
@@ -166,7 +167,7 @@ export function writeSessionContext(engine: ProjectEngine, context: SessionConte
   } catch {
     // Not written yet.
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateDir(path.dirname(file));
   const temp = `${file}.tmp-${process.pid}`;
   fs.writeFileSync(temp, context.text, { mode: 0o600 });
   fs.renameSync(temp, file);

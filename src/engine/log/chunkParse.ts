@@ -4,6 +4,7 @@
  * chunkReaders.ts) as well as inline; the writer (eventRows.ts) applies the result in one transaction.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
+import * as fs from 'node:fs';
 import {
   type EventPayload,
   MAX_LINE_BYTES,
@@ -88,7 +89,10 @@ export function readChunk(
   ingestedAt: number,
   belongsHere: Router,
 ): ChunkRead {
-  const chunk = readCompleteLines(fd, offset, chunkBytes);
+  // Taken before the read: every line read was appended by then.
+  const stat = fs.fstatSync(fd);
+  const appendedBy = Math.ceil(stat.mtimeMs);
+  const chunk = readCompleteLines(fd, offset, chunkBytes, stat.size);
   switch (chunk.kind) {
     case 'none':
       return chunk;
@@ -96,7 +100,7 @@ export function readChunk(
       return {
         kind: 'lines',
         length: chunk.length,
-        parsed: parseChunk(chunk.bytes, offset, ingestedAt, belongsHere),
+        parsed: parseChunk(chunk.bytes, offset, ingestedAt, belongsHere, appendedBy),
       };
     case 'oversized': {
       const parsed = emptyChunk();
@@ -109,13 +113,17 @@ export function readChunk(
 
 /**
  * Parse `bytes` (complete lines, each ending in a newline) read at `baseOffset` of a log file. Events
- * without a recorder timestamp are received at `ingestedAt`.
+ * without a recorder timestamp are received at `ingestedAt`. A timestamp after `appendedBy` (the file's
+ * last change when it was read: no line was appended later) came from a wrong clock, a 2099 that would stay
+ * "just now" on top of every list: it is taken as `appendedBy`. The file's time, not the time of reading, so
+ * that a rebuild of a file no longer written to gives the same times.
  */
 export function parseChunk(
   buffer: Buffer,
   baseOffset: number,
   ingestedAt: number,
   belongsHere: Router,
+  appendedBy: number,
 ): ParsedChunk {
   const parsed = emptyChunk();
   const sessions = new Map<string, SessionFacts>();
@@ -136,7 +144,8 @@ export function parseChunk(
       parsed.foreign++;
       return;
     }
-    const at = toEpochMs(recorderFields(payload).ts) ?? ingestedAt;
+    const stamped = toEpochMs(recorderFields(payload).ts);
+    const at = stamped === undefined ? ingestedAt : Math.min(stamped, appendedBy);
     addEvent(parsed, sessions, payload, at);
   };
 

@@ -13,6 +13,8 @@ import { yieldToHost } from '../yieldToHost';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
+/** Bytes read at a time when a rewritten file is searched for the last line read. */
+const SEARCH_BYTES = 1024 * 1024;
 /**
  * Bytes per transaction. Each commit rewrites the B-tree pages it touched, so larger chunks are faster;
  * 4 MiB (about 6,000 events, well under 100 ms of work) still leaves the host responsive between chunks.
@@ -41,8 +43,10 @@ export interface IngestResult {
   /** Lines that belong to other projects (or to none), left for them. */
   foreign: number;
   bytes: number;
-  /** Files found replaced or truncated and read again from their start. */
-  restarted: string[];
+  /** Log files found rewritten (edited, truncated or replaced) after they were read, and what was done: for the user. */
+  rewritten: string[];
+  /** Entries of the log folder that are not read (a folder, a link, a FIFO...): for the user. */
+  skipped: string[];
   /** Chunks read and parsed on the parse worker (large backlogs); the rest were parsed inline. */
   workerChunks: number;
 }
@@ -56,15 +60,25 @@ interface LogFileRow {
   tail_hash: string;
   offset: number;
   generation: number;
+  last_line_len: number;
+  seen_size: number;
+  seen_mtime: number;
   [key: string]: number | string;
 }
 
 interface FilePlan {
   row: LogFileRow;
-  size: number;
+  stat: fs.Stats;
   identity: string;
   start: number;
-  restarted: boolean;
+}
+
+/** What identifies the content read up to an offset (the columns of log_files of the same names). */
+interface Fingerprint {
+  head_len: number;
+  head_hash: string;
+  tail_hash: string;
+  last_line_len: number;
 }
 
 export interface LogListing {
@@ -82,12 +96,18 @@ function kindOf(stat: fs.Stats): string {
   return 'a device';
 }
 
+interface LogEntries {
+  entries: Array<{ file: string; stat: fs.Stats }>;
+  skipped: string[];
+}
+
 /**
- * The log files of `eventsDir`. Only regular files are read: a FIFO would block ingestion forever, a link
- * could lead to /dev/zero or to a credentials file, a folder fails every read. Links are not followed.
+ * The log files of `eventsDir`, with what lstat said of each. Only regular files are read: a FIFO would
+ * block ingestion forever, a link could lead to /dev/zero or to a credentials file, a folder fails every
+ * read. Links are not followed.
  */
-export function listLogFiles(eventsDir: string): LogListing {
-  const listing: LogListing = { files: [], skipped: [] };
+function listLogEntries(eventsDir: string): LogEntries {
+  const listing: LogEntries = { entries: [], skipped: [] };
   let names: string[];
   try {
     names = fs.readdirSync(eventsDir);
@@ -102,10 +122,15 @@ export function listLogFiles(eventsDir: string): LogListing {
     } catch {
       continue; // Gone since the listing.
     }
-    if (stat.isFile()) listing.files.push(file);
+    if (stat.isFile()) listing.entries.push({ file, stat });
     else listing.skipped.push(`${file} is ${kindOf(stat)}, not an event log file: it is not read.`);
   }
   return listing;
+}
+
+export function listLogFiles(eventsDir: string): LogListing {
+  const { entries, skipped } = listLogEntries(eventsDir);
+  return { files: entries.map((entry) => entry.file), skipped };
 }
 
 /** A descriptor on `file` if it still is a regular file: never through a link, never waiting on a FIFO. */
@@ -135,6 +160,88 @@ function identityOf(stat: fs.Stats): string {
   return `${stat.dev}:${stat.ino}`;
 }
 
+/** The length of the line that ends `tail` (which ends with a newline), up to the tail's length. */
+function lastLineLength(tail: Buffer): number {
+  if (tail.length < 2) return tail.length;
+  return tail.length - 1 - tail.lastIndexOf(NEWLINE, tail.length - 2);
+}
+
+const NEWLINE = 0x0a;
+
+/** What identifies the first `offset` bytes of the open file `fd` (which end with a newline). */
+function fingerprintOf(fd: number, offset: number): Fingerprint {
+  const headLen = Math.min(offset, FINGERPRINT_BYTES);
+  const tail = readRange(fd, offset - headLen, headLen);
+  return {
+    head_len: headLen,
+    head_hash: hashBytes(readRange(fd, 0, headLen)),
+    tail_hash: hashBytes(tail),
+    last_line_len: lastLineLength(tail),
+  };
+}
+
+const EMPTY_FINGERPRINT: Fingerprint = {
+  head_len: 0,
+  head_hash: hashBytes(Buffer.alloc(0)),
+  tail_hash: hashBytes(Buffer.alloc(0)),
+  last_line_len: 0,
+};
+
+function sameContent(fd: number, size: number, row: LogFileRow): boolean {
+  if (size < row.offset) return false;
+  const tailLen = Math.min(row.offset, FINGERPRINT_BYTES);
+  return (
+    hashBytes(readRange(fd, 0, row.head_len)) === row.head_hash &&
+    hashBytes(readRange(fd, row.offset - tailLen, tailLen)) === row.tail_hash
+  );
+}
+
+/**
+ * Where the content read before ends in a rewritten file: after the last line that ends as the last line
+ * read did (the same line length, up to the tail's, and the same tail bytes before it); undefined when no
+ * line does. Lines of another length are not hashed, so this reads the file once.
+ */
+function findReadEnd(fd: number, size: number, row: LogFileRow): number | undefined {
+  const tailLen = Math.min(row.offset, FINGERPRINT_BYTES);
+  const buffer = Buffer.allocUnsafe(SEARCH_BYTES);
+  let found: number | undefined;
+  let lineStart = 0;
+  for (let position = 0; position < size;) {
+    const read = fs.readSync(fd, buffer, 0, Math.min(SEARCH_BYTES, size - position), position);
+    if (read === 0) break;
+    for (let at = buffer.indexOf(NEWLINE); at >= 0 && at < read; at = buffer.indexOf(NEWLINE, at + 1)) {
+      const end = position + at + 1;
+      const length = Math.min(end - lineStart, tailLen);
+      if (length === row.last_line_len && end >= tailLen) {
+        if (hashBytes(readRange(fd, end - tailLen, tailLen)) === row.tail_hash) found = end;
+      }
+      lineStart = end;
+    }
+    position += read;
+  }
+  return found;
+}
+
+/** The start of the first line at or after `offset`: a line cut by a truncation was read already. */
+function nextLineStart(fd: number, offset: number, size: number): number {
+  if (offset === 0 || readRange(fd, offset - 1, 1)[0] === NEWLINE) return offset;
+  const buffer = Buffer.allocUnsafe(SEARCH_BYTES);
+  for (let position = offset; position < size;) {
+    const read = fs.readSync(fd, buffer, 0, Math.min(SEARCH_BYTES, size - position), position);
+    if (read === 0) break;
+    const newline = buffer.subarray(0, read).indexOf(NEWLINE);
+    if (newline >= 0) return position + newline + 1;
+    position += read;
+  }
+  // The cut line is not ended yet: the recorder ends it before its next line, which is then read.
+  return size;
+}
+
+/** Whether a file is as it was when last read to its end: then it is not even opened. */
+function unchangedSinceRead(row: LogFileRow, stat: fs.Stats): boolean {
+  return row.seen_size === stat.size && row.seen_mtime === stat.mtimeMs && row.identity === identityOf(stat);
+}
+
 /**
  * Reads the event log into a project's database exactly once: each chunk's rows and the file offset that
  * produced them are committed in one transaction, so a crash anywhere leaves either both or neither.
@@ -151,36 +258,38 @@ export class Ingestor {
 
   /** Bytes in the log not yet read by this project (a cheap estimate for deciding to show progress). */
   pendingBytes(): number {
+    const rows = this.fileRows();
     let pending = 0;
-    for (const file of listLogFiles(this.eventsDir).files) {
-      try {
-        const size = fs.lstatSync(file).size;
-        const row = this.fileRow(file);
-        pending += Math.max(0, size - (row && row.offset <= size ? row.offset : 0));
-      } catch {
-        // Vanished between listing and stat.
-      }
+    for (const { file, stat } of listLogEntries(this.eventsDir).entries) {
+      const row = rows.get(file);
+      pending += Math.max(0, stat.size - (row && row.offset <= stat.size ? row.offset : 0));
     }
     return pending;
   }
 
   async ingestAll(options: IngestOptions = {}): Promise<IngestResult> {
+    const listing = listLogEntries(this.eventsDir);
     const result: IngestResult = {
       events: 0,
       rejected: 0,
       foreign: 0,
       bytes: 0,
-      restarted: [],
+      rewritten: [],
+      skipped: listing.skipped,
       workerChunks: 0,
     };
+    // One query for all files, and none for a file unchanged since it was read: a folder of 100,000 files.
+    const rows = this.fileRows();
     const plans: FilePlan[] = [];
-    for (const file of listLogFiles(this.eventsDir).files) {
-      const plan = this.plan(file);
+    for (const { file, stat } of listing.entries) {
+      const row = rows.get(file);
+      if (row && unchangedSinceRead(row, stat)) continue;
+      const plan = this.plan(file, row, result.rewritten);
       if (plan) plans.push(plan);
     }
     const progress: IngestProgress = {
       doneBytes: 0,
-      totalBytes: plans.reduce((sum, plan) => sum + (plan.size - plan.start), 0),
+      totalBytes: plans.reduce((sum, plan) => sum + (plan.stat.size - plan.start), 0),
     };
     const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     const reader =
@@ -190,7 +299,6 @@ export class Ingestor {
     try {
       for (const plan of plans) {
         if (options.signal?.aborted) break;
-        if (plan.restarted) result.restarted.push(plan.row.path);
         await this.ingestFile(plan, reader, options, result, progress);
       }
     } finally {
@@ -200,41 +308,59 @@ export class Ingestor {
     return result;
   }
 
-  private fileRow(file: string): LogFileRow | undefined {
-    return this.store.get<LogFileRow>('SELECT * FROM log_files WHERE path = ?', [file]);
+  private fileRows(): Map<string, LogFileRow> {
+    const rows = new Map<string, LogFileRow>();
+    for (const row of this.store.all<LogFileRow>('SELECT * FROM log_files')) rows.set(row.path, row);
+    return rows;
   }
 
-  /** Where to resume in a file, detecting truncation or replacement by content, not only by size. */
-  private plan(file: string): FilePlan | undefined {
+  /**
+   * Where to resume in a file. One rewritten after it was read (edited, truncated, replaced: found by its
+   * content, not only its size) never has what was read counted twice: reading resumes after the last line
+   * read if it is still there, at the cut if the file still starts as it did, and at its start only if
+   * nothing of it is recognised. What was done is said in `rewritten`.
+   */
+  private plan(file: string, known: LogFileRow | undefined, rewritten: string[]): FilePlan | undefined {
     const fd = openLogFile(file);
     if (fd === undefined) return undefined;
     try {
       const stat = fs.fstatSync(fd);
       const identity = identityOf(stat);
-      let row = this.fileRow(file);
-      if (!row) {
-        this.store.run('INSERT INTO log_files (path, identity) VALUES (?, ?)', [file, identity]);
-        row = this.fileRow(file)!;
-        return { row, size: stat.size, identity, start: 0, restarted: false };
+      const row =
+        known ??
+        this.store.get<LogFileRow>('INSERT INTO log_files (path, identity) VALUES (?, ?) RETURNING *', [
+          file,
+          identity,
+        ])!;
+      if (row.offset === 0 || sameContent(fd, stat.size, row))
+        return { row, stat, identity, start: row.offset };
+      let start = findReadEnd(fd, stat.size, row);
+      if (start !== undefined) {
+        rewritten.push(
+          `${file} was changed after it was read: what was read is not counted again, and reading goes on after its last line read.`,
+        );
+      } else if (stat.size >= row.head_len && hashBytes(readRange(fd, 0, row.head_len)) === row.head_hash) {
+        start = nextLineStart(fd, Math.min(stat.size, row.offset), stat.size);
+        rewritten.push(
+          `${file} was cut short or changed near its end after it was read: what was read is not counted again, and reading goes on from the cut.`,
+        );
+      } else {
+        start = 0;
+        rewritten.push(
+          `${file} was replaced by other content after it was read: nothing of what was read is in it any more, so it is read from its start.`,
+        );
       }
-      if (row.offset === 0) return { row, size: stat.size, identity, start: 0, restarted: false };
-      const sameContent =
-        stat.size >= row.offset &&
-        hashBytes(readRange(fd, 0, row.head_len)) === row.head_hash &&
-        hashBytes(
-          readRange(
-            fd,
-            row.offset - Math.min(row.offset, FINGERPRINT_BYTES),
-            Math.min(row.offset, FINGERPRINT_BYTES),
-          ),
-        ) === row.tail_hash;
-      if (sameContent) return { row, size: stat.size, identity, start: row.offset, restarted: false };
-      // Replaced or truncated: what was read before stays counted; the new content is read from its start.
+      const resumed = {
+        ...row,
+        ...(start > 0 ? fingerprintOf(fd, start) : EMPTY_FINGERPRINT),
+        offset: start,
+      };
       this.store.run(
-        'UPDATE log_files SET offset = 0, head_len = 0, head_hash = ?, tail_hash = ?, generation = generation + 1 WHERE id = ?',
-        [hashBytes(Buffer.alloc(0)), hashBytes(Buffer.alloc(0)), row.id],
+        `UPDATE log_files SET offset = ?, head_len = ?, head_hash = ?, tail_hash = ?, last_line_len = ?,
+           generation = generation + 1 WHERE id = ?`,
+        [start, resumed.head_len, resumed.head_hash, resumed.tail_hash, resumed.last_line_len, row.id],
       );
-      return { row: { ...row, offset: 0 }, size: stat.size, identity, start: 0, restarted: true };
+      return { row: resumed, stat, identity, start };
     } finally {
       fs.closeSync(fd);
     }
@@ -261,7 +387,15 @@ export class Ingestor {
       for (;;) {
         if (options.signal?.aborted) return;
         const chunk = await reading;
-        if (chunk.kind === 'none') return;
+        if (chunk.kind === 'none') {
+          // Read to its end as it was when planned: passed over until it changes.
+          this.store.run('UPDATE log_files SET seen_size = ?, seen_mtime = ? WHERE id = ?', [
+            plan.stat.size,
+            plan.stat.mtimeMs,
+            plan.row.id,
+          ]);
+          return;
+        }
         // The next chunk is read (and, on a worker, parsed) while this one is written.
         reading = reader.read(fd, offset + chunk.length, this.now());
         reading.catch(() => undefined);
@@ -272,17 +406,17 @@ export class Ingestor {
           dropImportedActivity(this.store, parsed);
           rows.write(parsed, plan.row.id, this.now());
           const newOffset = offset + chunk.length;
-          const headLen = Math.min(newOffset, FINGERPRINT_BYTES);
-          const tailLen = Math.min(newOffset, FINGERPRINT_BYTES);
+          const fingerprint = fingerprintOf(fd, newOffset);
           this.store.run(
             `UPDATE log_files SET offset = ?, identity = ?, head_len = ?, head_hash = ?, tail_hash = ?,
-               lines = lines + ?, foreign_lines = foreign_lines + ? WHERE id = ?`,
+               last_line_len = ?, lines = lines + ?, foreign_lines = foreign_lines + ? WHERE id = ?`,
             [
               newOffset,
               plan.identity,
-              headLen,
-              hashBytes(readRange(fd, 0, headLen)),
-              hashBytes(readRange(fd, newOffset - tailLen, tailLen)),
+              fingerprint.head_len,
+              fingerprint.head_hash,
+              fingerprint.tail_hash,
+              fingerprint.last_line_len,
               events + rejected,
               parsed.foreign,
               plan.row.id,

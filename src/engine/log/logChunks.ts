@@ -13,22 +13,25 @@ export type LogChunk =
 const NEWLINE = 0x0a;
 
 /**
- * The next run of complete lines from `offset` (about `chunkBytes` long), or an over-long line to reject
- * whole. A torn last line (no newline yet) is left for a later pass.
+ * The next run of complete lines from `offset` (about `chunkBytes` long) of a file of `size` bytes, or an
+ * over-long line to reject whole. A torn last line (no newline yet) is left for a later pass. No more is
+ * allocated than the file holds: a buffer of `chunkBytes` for each of many small files was most of their cost.
  */
-export function readCompleteLines(fd: number, offset: number, chunkBytes: number): LogChunk {
-  let want = chunkBytes;
+export function readCompleteLines(fd: number, offset: number, chunkBytes: number, size: number): LogChunk {
+  const available = size - offset;
+  let want = Math.min(chunkBytes, available);
   for (;;) {
-    const buffer = Buffer.alloc(want);
+    if (want <= 0) return { kind: 'none' };
+    const buffer = Buffer.allocUnsafe(want);
     const data = buffer.subarray(0, fs.readSync(fd, buffer, 0, want, offset));
     const lastNewline = data.lastIndexOf(NEWLINE);
     if (lastNewline >= 0) {
       const bytes = data.subarray(0, lastNewline + 1);
       return { kind: 'lines', bytes, length: bytes.length };
     }
-    if (data.length < want) return { kind: 'none' };
     if (want > MAX_LINE_BYTES) return skipOversizedLine(fd, offset, data);
-    want = Math.min(want * 4, MAX_LINE_BYTES + 1);
+    if (data.length < want || want >= available) return { kind: 'none' };
+    want = Math.min(want * 4, MAX_LINE_BYTES + 1, available);
   }
 }
 

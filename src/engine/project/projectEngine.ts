@@ -14,6 +14,7 @@ import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { counterValue } from '../storage/counters';
 import { migrateInSteps } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
+import { makePrivateDir } from '../storage/privateFiles';
 import { setAside } from '../storage/snapshot';
 import { integrityOf, readShared } from '../storage/snapshotCheck';
 import { loadSqlJs } from '../storage/sqlJs';
@@ -103,8 +104,8 @@ export class ProjectEngine {
   static async open(options: OpenProjectOptions): Promise<ProjectEngine> {
     const identity = identifyProject(options.folder);
     const stateDir = projectStateDir(options.home, identity.id);
-    fs.mkdirSync(stateDir, { recursive: true });
-    fs.mkdirSync(eventsDir(options.home), { recursive: true });
+    makePrivateDir(stateDir);
+    makePrivateDir(eventsDir(options.home));
     const wantsWriter = (options.role ?? 'auto') !== 'reader';
     const lockPath = path.join(stateDir, LOCK_FILE);
     const lock = !wantsWriter
@@ -121,7 +122,15 @@ export class ProjectEngine {
     if (lock && !options.borrowedLock) removeAbandonedTempFiles(stateDir);
     // Empty but of the current schema: what a reader shows until it can read a snapshot.
     const engine = new ProjectEngine(identity, options.home, await freshStore(), lock, options);
-    await engine.loadSnapshot();
+    try {
+      await engine.loadSnapshot();
+    } catch (error) {
+      // Whatever stopped the open (a snapshot that cannot even be set aside) must not keep the lock.
+      engine.closed = true;
+      engine.lock?.release();
+      engine.store.close();
+      throw error;
+    }
     return engine;
   }
 
@@ -185,14 +194,19 @@ export class ProjectEngine {
       if (recovered === 'replayed') this.warnings.push('The last save had been cut short: it was completed.');
     }
     const stamp = this.snapshotStamp();
-    const bytes = await readShared(this.snapshotPath);
+    // A folder, an unreadable file: judged below like a damaged snapshot.
+    const read = await readShared(this.snapshotPath).catch((error: Error) => error);
     // The writer saves pages in place: a read that overlapped a save is not trusted; the next look reads again.
     if (this.role === 'reader' && (saveInProgress(this.snapshotPath) || this.snapshotStamp() !== stamp))
       return false;
-    if (bytes && bytes.length > 0) {
+    if (read !== undefined) {
       const SQL = await loadSqlJs();
       let candidate: Database | undefined;
       try {
+        if (read instanceof Error) throw read;
+        // Snapshots are renamed into place whole, never created empty: an empty file holds no history.
+        if (read.length === 0) throw new Error('the file is empty');
+        const bytes = read;
         // Off this thread (storage/snapshotCheck.ts): it reads every page.
         const { verdict } = await integrityOf(bytes);
         if (verdict !== 'ok') throw new Error(`integrity check says: ${verdict}`);
@@ -238,7 +252,7 @@ export class ProjectEngine {
   /** Read new lines of the event log. Only the writer ingests; a reader gets an empty result. */
   async ingest(options: IngestOptions = {}): Promise<IngestResult> {
     if (this.role !== 'writer' || this.closed)
-      return { events: 0, rejected: 0, foreign: 0, bytes: 0, restarted: [], workerChunks: 0 };
+      return { events: 0, rejected: 0, foreign: 0, bytes: 0, rewritten: [], skipped: [], workerChunks: 0 };
     const ingestor = new Ingestor(
       this.store,
       this.eventsDir,
@@ -249,7 +263,7 @@ export class ProjectEngine {
     this.ingesting++;
     try {
       const result = await ingestor.ingestAll(options);
-      if (result.bytes > 0 || result.restarted.length > 0) {
+      if (result.bytes > 0 || result.rewritten.length > 0) {
         this.markDirty();
         this.emitChange();
       }

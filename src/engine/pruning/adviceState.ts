@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectStateDir } from '../project/paths';
+import { makePrivateDir } from '../storage/privateFiles';
 
 export interface AdviceState {
   pinned: string[];
@@ -32,7 +33,7 @@ export function readAdviceState(home: string, projectId: string): AdviceState {
 
 export function writeAdviceState(home: string, projectId: string, state: AdviceState): void {
   const file = adviceStatePath(home, projectId);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateDir(path.dirname(file));
   const temp = `${file}.tmp-${process.pid}`;
   fs.writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(temp, file);

@@ -233,6 +233,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX observations_live_by_type ON observations(type) WHERE forgotten_at IS NULL;
   CREATE INDEX observations_foldable ON observations(at) WHERE source NOT IN ('saved', 'digest');
   `,
+  // A log file edited after it was read is found again by its last line read (its length, up to the tail's
+  // 4 KiB), so that nothing read is read twice; a file unchanged since it was read to its end (size and
+  // modification time as seen then) is passed over without being opened.
+  `
+  ALTER TABLE log_files ADD COLUMN last_line_len INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE log_files ADD COLUMN seen_size INTEGER NOT NULL DEFAULT -1;
+  ALTER TABLE log_files ADD COLUMN seen_mtime REAL NOT NULL DEFAULT -1;
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

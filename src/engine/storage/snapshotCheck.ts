@@ -7,19 +7,28 @@
 import * as fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { bundledScript } from '../bundledScript';
+import { NO_FOLLOW_NO_WAIT } from './privateFiles';
 import { loadSqlJs } from './sqlJs';
 
-/** A file's bytes in memory another thread can read without a copy; undefined when there is no file. */
+/**
+ * A file's bytes in memory another thread can read without a copy; undefined when there is no file. Throws
+ * when it cannot be read or is no regular file (a folder, a link, a FIFO: never followed, never waited on).
+ */
 export async function readShared(file: string): Promise<Buffer | undefined> {
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(file, 'r');
+    handle = await fs.promises.open(file, fs.constants.O_RDONLY | NO_FOLLOW_NO_WAIT);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new Error('it is a symbolic link, not a file');
     throw error;
   }
   try {
-    const { size } = await handle.stat();
+    const stat = await handle.stat();
+    if (!stat.isFile())
+      throw new Error(`it is ${stat.isDirectory() ? 'a folder' : 'a special file'}, not a regular file`);
+    const { size } = stat;
     const bytes = Buffer.from(new SharedArrayBuffer(size));
     let read = 0;
     while (read < size) {

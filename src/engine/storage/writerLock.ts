@@ -5,8 +5,9 @@
  * slow taker remove the lock a faster one just created. So a taker first takes a numbered claim beside the
  * lock (`writer.lock.claim-<n>`, created exclusively, naming the lock it replaces). Only the taker whose
  * claim is the highest, and whose replaced lock is still in place, removes that lock and links its claim as
- * the new lock; anyone who finds the highest claim held by a live taker of the same lock backs off. The
- * highest claim is never removed (claims above it are taken in turn), so numbers never repeat.
+ * the new lock; anyone who finds the highest claim held by a live taker of the same lock backs off. Claims
+ * are removed only by the lock's holder, once every takeover still in progress is for a lock that is gone
+ * (and so fails): those below its own when it takes over, those of dead takers, and its own at release.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -120,6 +121,14 @@ function removeDeadPending(lockPath: string): void {
   }
 }
 
+/** Claims of takers killed halfway (or of holders killed since): taken by the lock's holder. */
+function removeDeadClaims(lockPath: string): void {
+  for (const n of claimNumbers(lockPath)) {
+    const claim = readLockFile(claimPath(lockPath, n));
+    if (claim && isAbandoned(claim)) fs.rmSync(claimPath(lockPath, n), { force: true });
+  }
+}
+
 /** Who holds the lock, for messages; undefined when free. */
 export function lockHolder(lockPath: string): LockOwner | undefined {
   const lock = readLockFile(lockPath);
@@ -138,33 +147,36 @@ function claimNumbers(lockPath: string): number[] {
 
 const claimPath = (lockPath: string, n: number) => `${lockPath}${CLAIM}${n}`;
 
-/** Replace the abandoned lock `stale` by ours, unless another taker is at it or got there first. */
-function takeOver(lockPath: string, stale: LockFile, me: LockOwner): boolean {
+/**
+ * Replace the abandoned lock `stale` by ours, unless another taker is at it or got there first. Returns our
+ * claim, which is the new lock's other name.
+ */
+function takeOver(lockPath: string, stale: LockFile, me: LockOwner): string | undefined {
   const highest = claimNumbers(lockPath).at(-1) ?? 0;
   if (highest > 0) {
     // A live taker of the same lock (or one still writing its claim) is ahead.
     const claim = readLockFile(claimPath(lockPath, highest));
-    if (!claim) return false;
-    if (!isAbandoned(claim) && (!claim.owner || claim.owner.replaces === stale.key)) return false;
+    if (!claim) return undefined;
+    if (!isAbandoned(claim) && (!claim.owner || claim.owner.replaces === stale.key)) return undefined;
   }
   const mine = claimPath(lockPath, highest + 1);
-  if (!createExclusive(mine, JSON.stringify({ ...me, replaces: stale.key }))) return false;
+  if (!createExclusive(mine, JSON.stringify({ ...me, replaces: stale.key }))) return undefined;
   // A higher claim, or a lock other than the one judged abandoned: someone else is ahead. Our claim stays;
   // it is below theirs, or names a lock that is gone, so it stops nobody.
-  if ((claimNumbers(lockPath).at(-1) ?? 0) > highest + 1) return false;
-  if (readLockFile(lockPath)?.key !== stale.key) return false;
+  if ((claimNumbers(lockPath).at(-1) ?? 0) > highest + 1) return undefined;
+  if (readLockFile(lockPath)?.key !== stale.key) return undefined;
   fs.rmSync(lockPath, { force: true });
   try {
     fs.linkSync(mine, lockPath);
   } catch (error) {
     // A newcomer created a lock the usual way in the moment it was gone: it is theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw error;
   }
   for (const n of claimNumbers(lockPath)) {
     if (n < highest + 1) fs.rmSync(claimPath(lockPath, n), { force: true });
   }
-  return true;
+  return mine;
 }
 
 /**
@@ -173,22 +185,25 @@ function takeOver(lockPath: string, stale: LockFile, me: LockOwner): boolean {
  */
 export function tryAcquireLock(lockPath: string, purpose: string): HeldLock | undefined {
   const me: LockOwner = { pid: process.pid, hostname: os.hostname(), since: Date.now(), purpose };
-  const held: HeldLock = {
-    path: lockPath,
-    release() {
-      const owner = readLockFile(lockPath)?.owner;
-      if (owner && owner.pid === me.pid && owner.since === me.since) fs.rmSync(lockPath, { force: true });
-    },
-  };
-  const taken = () => {
+  const taken = (claim?: string): HeldLock => {
     removeDeadPending(lockPath);
-    return held;
+    removeDeadClaims(lockPath);
+    return {
+      path: lockPath,
+      release() {
+        const owner = readLockFile(lockPath)?.owner;
+        if (!owner || owner.pid !== me.pid || owner.since !== me.since) return;
+        fs.rmSync(lockPath, { force: true });
+        if (claim) fs.rmSync(claim, { force: true });
+      },
+    };
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createExclusive(lockPath, JSON.stringify(me))) return taken();
     const current = readLockFile(lockPath);
     if (!current) continue; // Released in the meantime: try again.
-    return isAbandoned(current) && takeOver(lockPath, current, me) ? taken() : undefined;
+    const claim = isAbandoned(current) ? takeOver(lockPath, current, me) : undefined;
+    return claim ? taken(claim) : undefined;
   }
   return undefined;
 }

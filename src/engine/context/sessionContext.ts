@@ -122,9 +122,12 @@ interface Section {
   lines: ContextLine[];
 }
 
-/** A body line as one visible line that cannot start a heading: the sections are ours alone. */
+/**
+ * A body line as one visible line that cannot start a heading or an entry (`#`, `-`, `*`, `+`, `>`, `=`):
+ * the sections and their entries are ours alone.
+ */
 function bodyLine(line: string): string {
-  return visibleLine(line).replace(/^#+\s*/, '');
+  return visibleLine(line).replace(/^[#>*+=\s-]+/, '');
 }
 
 function renderSection(section: Section, now: number): string {

@@ -420,7 +420,8 @@ const PACKAGE_WORD =
 function installedPackages(command: string): string[] {
   const match = INSTALL_COMMAND.exec(command);
   if (!match) return [];
-  const rest = command.slice(match.index + match[0].length).split(/&&|\|\||[;|\n]/)[0];
+  // The words up to the end of the simple command or a redirection (whose target is a file).
+  const rest = command.slice(match.index + match[0].length).split(/&&|\|\||[;|\n]|\s\d?[<>]/)[0];
   return rest
     .trim()
     .split(/\s+/)

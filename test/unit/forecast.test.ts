@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { sessionGauge, sessionOfFile } from '../../src/engine';
 import { ContextGauge, estimateSteps } from '../../src/engine/transcripts';
+import { bundleForNode } from '../support/bundle';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 import {
   compactBoundaryLine,
@@ -191,5 +194,58 @@ describe('compaction forecast on bad input: a reason, never a number', () => {
       assert.notEqual(forecast.reason, null, name);
       noNumbers(forecast);
     }
+  });
+});
+
+describe('context-deck gauge, as it ships, with the forecast', () => {
+  let bin: string;
+  before(async () => {
+    bin = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-forecast-cli-'));
+    await bundleForNode(bin, { cli: 'src/cli/main.ts' });
+  });
+  after(() => fs.rmSync(bin, { recursive: true, force: true }));
+
+  const gauge = (...args: string[]) => {
+    const run = spawnSync(
+      process.execPath,
+      [path.join(bin, 'cli.js'), 'gauge', '--transcript', file, '--project', ws.project, ...args],
+      { encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    return run.stdout;
+  };
+
+  test('--json carries the forecast; plain gauge prints it as one line', () => {
+    // 100k then +8k a step: 148k after 7 steps, 19k to go: 3 steps.
+    writeTranscript(file, readingSession(Array.from({ length: 7 }, (_, i) => 100_000 + i * 8_000)));
+    const { forecast } = JSON.parse(gauge('--json')) as { forecast: Record<string, unknown> };
+    assert.deepEqual(
+      {
+        stepsLeft: forecast.stepsLeft,
+        promptsLeft: forecast.promptsLeft,
+        minutesLeft: forecast.minutesLeft,
+        at: forecast.at,
+        reason: forecast.reason,
+      },
+      { stepsLeft: 3, promptsLeft: 0.4, minutesLeft: 3, at: 167_000, reason: null },
+    );
+    assert.ok((forecast.tipping as { kinds: Array<{ kind: string }> }).kinds[0].kind === 'file_read');
+    // The last 6 steps grew it by 6 × 8k: the reads, and the responses' 50 tokens each.
+    const lines = gauge().trimEnd().split('\n');
+    assert.equal(lines.length, 2);
+    assert.match(lines[0], /^ctx 74% \(148,000 \/ 200,000 tokens/);
+    assert.equal(
+      lines[1].replace(/; largest: .*/, ''),
+      'about 3 steps, within this prompt, 3 min to auto-compact at 167,000 tokens; ' +
+        'growing it: file reads +48k, responses +250 in the last 6 steps',
+    );
+  });
+
+  test('no forecast: the reason, in the JSON and on the line', () => {
+    writeTranscript(file, readingSession([50_000]));
+    const { forecast } = JSON.parse(gauge('--json')) as { forecast: Record<string, unknown> };
+    assert.equal(forecast.stepsLeft, null);
+    assert.match(String(forecast.reason), /too few steps/);
+    assert.match(gauge().split('\n')[1], /^no forecast \(too few steps since the session began/);
   });
 });

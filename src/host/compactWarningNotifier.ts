@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { CompactWarnings, compactWarning, compactWarningSettings } from '../engine/context/compactWarning';
+import type { LiveProject } from './liveProject';
+import type { Log } from './log';
+import type { Projects } from './projects';
+
+export const COMPACT_NOW = 'Compact now with focus';
+export const SHOW_WHAT_FILLS_IT = 'Show what fills it';
+export const NOT_FOR_THIS_SESSION = 'Not for this session';
+
+/**
+ * A notification when a live session is about to compact (compactWarning decides), with the actions that
+ * act on it: the user need not be looking at the sidebar.
+ */
+export class CompactWarningNotifier implements vscode.Disposable {
+  private readonly warnings = new CompactWarnings();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly projects: Projects,
+    private readonly log: Log,
+  ) {
+    this.subscription = projects.onDidChange(() => this.check());
+  }
+
+  private check(): void {
+    const config = vscode.workspace.getConfiguration('contextDeck.compactWarning');
+    const settings = compactWarningSettings({
+      enabled: config.get('enabled'),
+      promptsLeft: config.get('promptsLeft'),
+      percent: config.get('percent'),
+    });
+    if (!settings.enabled) return;
+    const now = Date.now();
+    for (const live of this.projects.all) {
+      const reading = live.gauge.reading();
+      if (!reading) continue;
+      const warning = compactWarning(
+        {
+          session: reading.sessionId ?? reading.transcript,
+          compactions: reading.compactions.length,
+          percent: reading.percent,
+          updatedAt: reading.updatedAt,
+          forecast: reading.forecast,
+        },
+        settings,
+        this.warnings,
+        now,
+      );
+      if (!warning) continue;
+      this.warnings.record(warning);
+      this.log.info(`compact warning (${warning.level}) for ${live.name}: ${warning.message}`);
+      void this.show(live, warning.session, warning.message);
+    }
+  }
+
+  private async show(live: LiveProject, session: string, message: string): Promise<void> {
+    const choice = await vscode.window.showWarningMessage(
+      message,
+      COMPACT_NOW,
+      SHOW_WHAT_FILLS_IT,
+      NOT_FOR_THIS_SESSION,
+    );
+    if (choice === COMPACT_NOW) {
+      // The advice's own compact: its focus instructions, sent the way the dashboard's button sends them.
+      this.projects.advice.view(live);
+      await this.projects.advice.act(live, '', 'compact');
+    } else if (choice === SHOW_WHAT_FILLS_IT) {
+      await vscode.commands.executeCommand('contextDeck.showDashboard');
+    } else if (choice === NOT_FOR_THIS_SESSION) {
+      this.warnings.mute(session);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}

@@ -143,3 +143,46 @@ describe('the compact warning', () => {
     });
   });
 });
+
+describe('the compact warning with hostile file names', () => {
+  test('a file name shaped like a link cannot become a command link in the notification', async () => {
+    const file = path.join(ws.home, 'hostile.jsonl');
+    const base = { sessionId: 'hostile', cwd: ws.project };
+    const start = NOW - 10 * MIN;
+    const link = '[Open settings](command:workbench.action.openSettings)';
+    writeTranscript(file, [
+      promptLine({ ...base, text: 'go', at: start }),
+      ...toolTurnLines({
+        ...base,
+        turns: [140_000, 141_000, 142_000, 160_000, 161_000, 162_000].map((tokens, i) => ({
+          tool: 'Read',
+          input: { file_path: path.join(ws.project, i === 2 ? `${link}.ts` : `f${i}.ts`) },
+          resultChars: i === 2 ? 72_000 : 4_000,
+          tokens,
+          at: start + (i + 1) * MIN,
+        })),
+      }),
+    ]);
+    const gauge = new ContextGauge(file);
+    await gauge.refresh();
+    const reading = gauge.reading();
+    const warning = compactWarning(
+      {
+        session: 'hostile',
+        compactions: 0,
+        percent: reading.percent,
+        updatedAt: reading.updatedAt,
+        forecast: reading.forecast,
+      },
+      DEFAULT_COMPACT_WARNING,
+      new CompactWarnings(),
+      NOW,
+    )!;
+    // VS Code's notifications turn [text](command:...) into a link that runs the command.
+    assert.match(
+      warning.message,
+      /largest: \[Open settings\] \(command:workbench\.action\.openSettings\)\.ts/,
+    );
+    assert.doesNotMatch(warning.message, /\]\(/);
+  });
+});

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { sessionGauge, sessionOfFile } from '../../src/engine';
 import { ContextGauge, estimateSteps } from '../../src/engine/transcripts';
+import { tippingText } from '../../src/shared/forecastText';
 import { bundleForNode } from '../support/bundle';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 import {
@@ -30,14 +31,14 @@ const MIN = 60_000;
 const base = () => ({ sessionId: 'sess-f', cwd: ws.project });
 
 /** One prompt, then a read per step: each step one minute apart, the context at the given sizes. */
-function readingSession(sizes: number[], at = T0) {
+function readingSession(sizes: number[], at = T0, name = (i: number) => `src/part${i}.ts`) {
   return [
     promptLine({ ...base(), text: 'Refactor the exporter', at }),
     ...toolTurnLines({
       ...base(),
       turns: sizes.map((tokens, i) => ({
         tool: 'Read',
-        input: { file_path: path.join(ws.project, `src/part${i}.ts`) },
+        input: { file_path: path.join(ws.project, name(i)) },
         resultChars: 4 * 9_000,
         tokens,
         at: at + (i + 1) * MIN,
@@ -247,5 +248,18 @@ describe('context-deck gauge, as it ships, with the forecast', () => {
     assert.equal(forecast.stepsLeft, null);
     assert.match(String(forecast.reason), /too few steps/);
     assert.match(gauge().split('\n')[1], /^no forecast \(too few steps since the session began/);
+  });
+});
+
+describe('the forecast line with hostile file names', () => {
+  test('a file name with terminal escapes and a bidi override prints as one visible line', async () => {
+    const evil = 'src/evil\u001b]0;pwned\u0007\u202egpj.ts\nNEXT';
+    const hostile = readingSession([100_000, 110_000, 140_000, 141_000, 142_000], T0, (i) =>
+      i === 1 ? evil : `src/part${i}.ts`,
+    );
+    const forecast = await forecastOf(hostile);
+    const text = tippingText(forecast.tipping)!;
+    assert.match(text, /largest: src\/evil ]0;pwned gpj\.ts NEXT 30k$/);
+    for (const hidden of ['\u001b', '\u0007', '\u202e', '\n']) assert.ok(!text.includes(hidden));
   });
 });

@@ -90,7 +90,15 @@ export function compactWarning(
   const message =
     `Context ${Math.round(input.percent)}% full: ${forecastText(input.forecast)}.` +
     (tipping ? ` Growing it: ${tipping}.` : '');
-  return { session: input.session, compactions: input.compactions, level, message };
+  return { session: input.session, compactions: input.compactions, level, message: unlinked(message) };
+}
+
+/**
+ * VS Code turns `[text](command:...)` in a notification into a link that runs the command: a file name
+ * shaped like one (the largest item's label) must stay text.
+ */
+function unlinked(message: string): string {
+  return message.replace(/\]\(/g, '] (');
 }
 
 const inRange = (value: unknown, min: number, max: number, fallback: number): number =>

@@ -1,7 +1,16 @@
 import * as vscode from 'vscode';
-import { CompactWarnings, compactWarning, compactWarningSettings } from '../engine/context/compactWarning';
+import { agentHintDue, agentHintText, agentHintWaiting, leaveAgentHint } from '../engine/context/agentHint';
+import {
+  type CompactWarningInput,
+  type CompactWarningSettings,
+  CompactWarnings,
+  compactWarning,
+  compactWarningSettings,
+  warningLevel,
+} from '../engine/context/compactWarning';
+import type { GaugeReading } from '../engine';
 import type { LiveProject } from './liveProject';
-import type { Log } from './log';
+import { type Log, shortMessage } from './log';
 import type { Projects } from './projects';
 
 export const COMPACT_NOW = 'Compact now with focus';
@@ -10,10 +19,12 @@ export const NOT_FOR_THIS_SESSION = 'Not for this session';
 
 /**
  * A notification when a live session is about to compact (compactWarning decides), with the actions that
- * act on it: the user need not be looking at the sidebar.
+ * act on it: the user need not be looking at the sidebar. With `tellAgent` on, a line for the agent too.
  */
 export class CompactWarningNotifier implements vscode.Disposable {
   private readonly warnings = new CompactWarnings();
+  /** The prompt count at which each session (and compaction) was last handed a line. */
+  private readonly toldAgentAt = new Map<string, number>();
   private readonly subscription: vscode.Disposable;
 
   constructor(
@@ -30,27 +41,48 @@ export class CompactWarningNotifier implements vscode.Disposable {
       promptsLeft: config.get('promptsLeft'),
       percent: config.get('percent'),
     });
-    if (!settings.enabled) return;
+    const tellAgent = config.get('tellAgent') === true;
+    if (!settings.enabled && !tellAgent) return;
     const now = Date.now();
     for (const live of this.projects.all) {
       const reading = live.gauge.reading();
       if (!reading) continue;
-      const warning = compactWarning(
-        {
-          session: reading.sessionId ?? reading.transcript,
-          compactions: reading.compactions.length,
-          percent: reading.percent,
-          updatedAt: reading.updatedAt,
-          forecast: reading.forecast,
-        },
-        settings,
-        this.warnings,
-        now,
-      );
+      const input: CompactWarningInput = {
+        session: reading.sessionId ?? reading.transcript,
+        compactions: reading.compactions.length,
+        percent: reading.percent,
+        updatedAt: reading.updatedAt,
+        forecast: reading.forecast,
+      };
+      if (tellAgent) this.tellAgent(reading, input, settings, now);
+      const warning = compactWarning(input, settings, this.warnings, now);
       if (!warning) continue;
       this.warnings.record(warning);
       this.log.info(`compact warning (${warning.level}) for ${live.name}: ${warning.message}`);
       void this.show(live, warning.session, warning.message);
+    }
+  }
+
+  /** Leaves a line for the recorder to hand the agent at its next prompt, at most every few prompts. */
+  private tellAgent(
+    reading: GaugeReading,
+    input: CompactWarningInput,
+    settings: CompactWarningSettings,
+    now: number,
+  ): void {
+    const sessionId = reading.sessionId;
+    if (!sessionId || !warningLevel(input, settings, now)) return;
+    const key = `${input.compactions}\u0000${sessionId}`;
+    const home = this.projects.home;
+    if (!agentHintDue(reading.prompts, this.toldAgentAt.get(key)) || agentHintWaiting(home, sessionId))
+      return;
+    const text = agentHintText(reading.percent, reading.forecast);
+    if (!text) return;
+    try {
+      leaveAgentHint(home, sessionId, text);
+      this.toldAgentAt.set(key, reading.prompts);
+    } catch (error) {
+      this.log.warn(`compact warning for the agent: ${shortMessage(error)}`);
     }
   }
 

@@ -64,13 +64,16 @@ export interface CompactWarning {
   message: string;
 }
 
-function levelOf(
+/** How close a live session with a forecast is: undefined while it is not under the threshold. */
+export function warningLevel(
   input: CompactWarningInput,
   settings: CompactWarningSettings,
+  now: number,
 ): CompactWarningLevel | undefined {
   const { forecast } = input;
   // No forecast (no usage, too few steps, no growth, unknown window): nothing sure enough to interrupt for.
-  if (forecast.stepsLeft === null || forecast.stepsLow === null) return undefined;
+  if (!isSessionActive(input.updatedAt, now) || forecast.stepsLeft === null || forecast.stepsLow === null)
+    return undefined;
   if (forecast.stepsLow <= 1) return 'next';
   const fewPrompts = forecast.promptsLeft !== null && forecast.promptsLeft <= settings.promptsLeft;
   return fewPrompts || input.percent >= settings.percent ? 'near' : undefined;
@@ -83,8 +86,8 @@ export function compactWarning(
   warnings: CompactWarnings,
   now: number,
 ): CompactWarning | undefined {
-  if (!settings.enabled || !isSessionActive(input.updatedAt, now)) return undefined;
-  const level = levelOf(input, settings);
+  if (!settings.enabled) return undefined;
+  const level = warningLevel(input, settings, now);
   if (!level || warnings.has(input, level)) return undefined;
   const tipping = tippingText(input.forecast.tipping);
   const message =

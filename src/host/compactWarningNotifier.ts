@@ -13,9 +13,9 @@ import type { LiveProject } from './liveProject';
 import { type Log, shortMessage } from './log';
 import type { Projects } from './projects';
 
-export const COMPACT_NOW = 'Compact now with focus';
-export const SHOW_WHAT_FILLS_IT = 'Show what fills it';
-export const NOT_FOR_THIS_SESSION = 'Not for this session';
+const COMPACT_NOW = 'Compact now with focus';
+const SHOW_WHAT_FILLS_IT = 'Show what fills it';
+const NOT_FOR_THIS_SESSION = 'Not for this session';
 
 /**
  * A notification when a live session is about to compact (compactWarning decides), with the actions that
@@ -71,7 +71,7 @@ export class CompactWarningNotifier implements vscode.Disposable {
     now: number,
   ): void {
     const sessionId = reading.sessionId;
-    if (!sessionId || !warningLevel(input, settings, now)) return;
+    if (!sessionId || this.warnings.isMuted(input.session) || !warningLevel(input, settings, now)) return;
     const key = `${input.compactions}\u0000${sessionId}`;
     const home = this.projects.home;
     if (!agentHintDue(reading.prompts, this.toldAgentAt.get(key)) || agentHintWaiting(home, sessionId))

@@ -108,6 +108,7 @@ describe('the compact warning', () => {
     assert.equal(compactWarning(input, off, new CompactWarnings(), NOW), undefined);
     const muted = new CompactWarnings();
     muted.mute(input.session);
+    assert.ok(muted.isMuted(input.session));
     assert.equal(compactWarning(input, DEFAULT_COMPACT_WARNING, muted, NOW), undefined);
     const next = await session(steps(120_000, 5_000, 10), 4);
     assert.equal(compactWarning(next, DEFAULT_COMPACT_WARNING, muted, NOW), undefined);

@@ -33,8 +33,12 @@ export class CompactWarnings {
     return `${input.compactions}\u0000${input.session}`;
   }
 
+  isMuted(session: string): boolean {
+    return this.muted.has(session);
+  }
+
   has(input: Pick<CompactWarningInput, 'session' | 'compactions'>, level: CompactWarningLevel): boolean {
-    return this.muted.has(input.session) || (this.said.get(this.key(input)) ?? -1) >= LEVELS.indexOf(level);
+    return this.isMuted(input.session) || (this.said.get(this.key(input)) ?? -1) >= LEVELS.indexOf(level);
   }
 
   record(warning: CompactWarning): void {

@@ -110,7 +110,10 @@ export { warmUpSqlJs } from './storage/sqlJs';
 export {
   type BreakdownItem,
   type ContextBreakdown,
+  type ContextForecast,
   ContextGauge,
+  estimateSteps,
+  forecastContext,
   findActiveTranscript,
   type GaugeReading,
   importTranscripts,

@@ -5,6 +5,7 @@
  */
 
 import type { BreakdownCategory, BreakdownItemKind } from '../engine/transcripts/breakdownTypes';
+import type { ContextForecast } from '../engine/transcripts/contextForecast';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -80,6 +81,8 @@ export interface GaugeView {
   updatedAt: number | null;
   /** What fills the window, once the transcript has been read. */
   breakdown: BreakdownView | null;
+  /** When it will compact or fill, from the session's own growth; or why that cannot be told. */
+  forecast: ContextForecast;
 }
 
 /** The context by category (adding up to the window) and its largest items. */

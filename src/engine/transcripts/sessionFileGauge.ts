@@ -12,6 +12,8 @@ import {
   type GaugeReading,
   type TrendPoint,
   contextWindow,
+  readingForecast,
+  windowKnown,
 } from './contextGauge';
 
 const TREND_POINTS = 200;
@@ -132,7 +134,7 @@ export function gaugeOfItems(
     at: usage.at,
     tokens: usage.contextTokens,
   }));
-  return {
+  const reading = {
     transcript,
     sessionId: sessionId ?? null,
     model: model ?? null,
@@ -148,6 +150,10 @@ export function gaugeOfItems(
     latestPrompt,
     prompts,
     breakdown: totalOnlyBreakdown(tokens, window, last !== undefined),
+  };
+  return {
+    ...reading,
+    forecast: readingForecast(reading, windowKnown([options.modelHint, model], options.window ?? declared)),
   };
 }
 

@@ -154,6 +154,11 @@ describe('the compaction forecast in a real VS Code', () => {
       hasText: /Context \d+% full: about/,
     });
     await toast.getByRole('button', { name: 'Compact now with focus' }).click();
+    // The exact line is shown before anything is typed into the agent's terminal; Enter sends it.
+    const box = workbench.page.locator('.quick-input-widget input').first();
+    await box.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await box.inputValue(), /^\/compact Keep what matters for the current task: /);
+    await workbench.page.keyboard.press('Enter');
     const command = await until(
       () => (fs.existsSync(sent) ? fs.readFileSync(sent, 'utf8').trim() || undefined : undefined),
       15_000,

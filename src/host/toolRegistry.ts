@@ -1,6 +1,6 @@
 /**
  * Keeps one project's tool registry current and ranked for the dashboard (issue 4):
- * - the writer scans the agents' config files into the registry at start, after an ingest that brought a
+ * - the writer scans the agents' config files (on a worker thread) into the registry at start, after an ingest that brought a
  *   session start, and when one of those files changes (debounced), and discovers tools from use after
  *   every ingest and history import; a reader ranks the writer's snapshot; both show each tool switched on
  *   or off as their own latest scan of the settings files says (see withConfigSwitches);
@@ -27,7 +27,7 @@ import {
   RANKING_STRATEGIES,
   type RankingStrategy,
   rankToolsInSteps,
-  scanConfigs,
+  scanConfigsOffThread,
   serverSwitches,
   sessionCount,
   toggleConfirmation,
@@ -270,7 +270,9 @@ export class ProjectTools implements vscode.Disposable {
   private async scanNow(): Promise<void> {
     if (this.disposed) return;
     try {
-      const scan: ConfigScan = scanConfigs({ projectRoot: this.root });
+      // On a worker: a hostile repository's files cost a warning, never the host's thread.
+      const scan: ConfigScan = await scanConfigsOffThread({ projectRoot: this.root });
+      if (this.disposed) return;
       this.scan = scan;
       this.scannedAt = Date.now();
       const known = new Set(this.problems.map((problem) => `${problem.file}\0${problem.message}`));

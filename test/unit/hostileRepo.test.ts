@@ -10,13 +10,16 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { scanConfigsOffThread } from '../../src/engine/registry/scanOffThread';
 import type { ConfigScan } from '../../src/engine/registry/toolTypes';
 import type { MemoryFile } from '../../src/engine/transcripts/memoryFiles';
+import { useBundle } from '../support/bundle';
 import { startChild } from '../support/childRun';
 import { tempWorkspace } from '../support/events';
 import { REPO_ROOT } from '../support/processes';
 
 const SCAN_CHILD = path.join(REPO_ROOT, 'test', 'support', 'scanChild.ts');
+const bundled = useBundle({ configScanWorker: 'src/engine/registry/configScanWorker.ts' });
 
 let ws: ReturnType<typeof tempWorkspace>;
 let userHome: string;
@@ -47,15 +50,18 @@ function mkfifo(relative: string): void {
   assert.equal(spawnSync('mkfifo', [file]).status, 0, `mkfifo ${file}`);
 }
 
-/** Run the scan (or the memory count) in a child with the agents' homes inside the temp dir. */
+/** The agents' homes inside the temp dir. */
+const agentEnv = () => ({
+  CODEX_HOME: path.join(userHome, '.codex'),
+  XDG_CONFIG_HOME: path.join(userHome, '.config'),
+  CLAUDE_CONFIG_DIR: '',
+  OPENCODE_CONFIG: '',
+});
+
+/** Run the scan (or the memory count) in a child. */
 async function inChild<T>(what: 'scan' | 'memory'): Promise<T> {
   const run = startChild(process.execPath, ['--import', 'tsx', SCAN_CHILD, what, ws.project, userHome], {
-    env: {
-      CODEX_HOME: path.join(userHome, '.codex'),
-      XDG_CONFIG_HOME: path.join(userHome, '.config'),
-      CLAUDE_CONFIG_DIR: '',
-      OPENCODE_CONFIG: '',
-    },
+    env: agentEnv(),
   });
   const code = await run.exited;
   assert.equal(code, 0, `the ${what} finished (exit ${code}): ${run.stderr.slice(-2000)}`);
@@ -217,6 +223,40 @@ describe('hostile repositories: the scan finishes, keeps the other tools and nam
     assert.equal(codex.length, 1000);
     assert.equal(codex[999].line, 999 * 2 + 1);
     assert.match(warningFor(result, '.codex/config.toml'), /has 16000 entries: only the first 1000/);
+  });
+});
+
+describe("the scan off the host's thread", () => {
+  // The worker reads the agents' homes from this process's environment.
+  let saved: NodeJS.ProcessEnv;
+  beforeEach(() => {
+    saved = { ...process.env };
+    Object.assign(process.env, agentEnv());
+  });
+  afterEach(() => {
+    process.env = saved;
+  });
+
+  test('the worker returns the scan of a repository with a link loop and a /dev/zero .mcp.json', async () => {
+    goodFiles();
+    link('.claude/commands/a', '.');
+    link('.mcp.json', '/dev/zero');
+    const result = await scanConfigsOffThread(
+      { projectRoot: ws.project, userHome },
+      bundled('configScanWorker'),
+    );
+    assertGoodTools(result);
+    assert.match(warningFor(result, '.mcp.json'), /is a device/);
+    assert.match(warningFor(result, '.claude/commands'), /not followed/);
+  });
+
+  test('a scan that never answers is abandoned as a scan of nothing, which keeps every tool', async () => {
+    const stuck = path.join(path.dirname(ws.project), 'stuck.js');
+    fs.writeFileSync(stuck, 'for (;;) {}\n');
+    const result = await scanConfigsOffThread({ projectRoot: ws.project, userHome }, stuck, 200);
+    assert.deepEqual(result.scopes, []);
+    assert.deepEqual(result.entries, []);
+    assert.match(warningFor(result, ''), /took longer than 0.2 s: it was stopped/);
   });
 });
 

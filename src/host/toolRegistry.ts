@@ -39,6 +39,7 @@ import {
 } from '../engine';
 import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
+import { allowedInWorkspace } from './workspaceTrust';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
 const CONFIG_DEBOUNCE_MS = 500;
@@ -448,6 +449,7 @@ export class ProjectTools implements vscode.Disposable {
     enabled: boolean,
     request: ToggleRequest = 'user',
   ): Promise<boolean> {
+    if (!allowedInWorkspace(`${enabled ? 'Enabling' : 'Disabling'} an MCP server`)) return false;
     try {
       return await this.toggleServer(server, enabled, request);
     } catch (error) {

@@ -280,6 +280,7 @@ export class ProjectTools implements vscode.Disposable {
       this.problems = scan.problems.map((problem) => ({
         file: displayPath(problem.file, scan.projectRoot, scan.userHome),
         message: problem.message,
+        ...(problem.readWhole ? { readWhole: true } : {}),
       }));
       for (const problem of this.problems)
         if (!known.has(`${problem.file}\0${problem.message}`))

@@ -10,6 +10,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { applyScan } from '../../src/engine/registry/applyScan';
+import { scanConfigs } from '../../src/engine/registry/configScan';
 import { scanConfigsOffThread } from '../../src/engine/registry/scanOffThread';
 import type { ConfigScan } from '../../src/engine/registry/toolTypes';
 import type { MemoryFile } from '../../src/engine/transcripts/memoryFiles';
@@ -200,6 +203,20 @@ describe('hostile repositories: the scan finishes, keeps the other tools and nam
     assert.equal(db[0].description, 'stdio: second');
     assert.equal(db[0].line, 4);
     assert.match(warningFor(result, '.mcp.json'), /"db" of "mcpServers" written more than once: the last/);
+  });
+
+  test('a file with a key written twice is still read whole: a server removed from it goes stale', async () => {
+    const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+    try {
+      place('.mcp.json', '{ "mcpServers": { "db": {}, "old": {} } }');
+      applyScan(engine, scanConfigs({ projectRoot: ws.project, userHome }));
+      place('.mcp.json', '{ "mcpServers": { "db": {}, "db": {} } }');
+      const result = scanConfigs({ projectRoot: ws.project, userHome });
+      assert.match(warningFor(result, '.mcp.json'), /written more than once/);
+      assert.deepEqual(applyScan(engine, result).staled, ['mcp__old__*']);
+    } finally {
+      await engine.close();
+    }
   });
 
   test('a TOML key written twice is an error, as for Codex: the file is named', async () => {

@@ -104,10 +104,16 @@ export function ToolsSection({ projectId }: { projectId: string }) {
                   {view.problems.map((problem) => (
                     <li key={`${problem.file}\0${problem.message}`} data-testid="tool-problem">
                       <i class="codicon codicon-warning" aria-hidden="true" />
-                      <span>
-                        Could not read <code>{problem.file}</code>: {problem.message}; the tools it declared
-                        are kept as they were.
-                      </span>
+                      {problem.readWhole ? (
+                        <span>
+                          <code>{problem.file}</code>: {problem.message}.
+                        </span>
+                      ) : (
+                        <span>
+                          Could not read <code>{problem.file}</code>: {problem.message}; the tools it declared
+                          are kept as they were.
+                        </span>
+                      )}
                     </li>
                   ))}
                 </ul>

@@ -26,7 +26,7 @@ export class FolderWalk {
 
   constructor(
     private readonly root: string,
-    private readonly problems: Array<{ file: string; message: string }>,
+    private readonly problems: Array<{ file: string; message: string; readWhole?: true }>,
   ) {}
 
   /** A folder's entries in name order, links followed; a missing folder is empty, an unreadable one a problem. */
@@ -87,11 +87,13 @@ export class FolderWalk {
     return { name: entry.name, full, isDirectory };
   }
 
-  /** One problem per kind of omission, however many times it happens. */
+  /** One problem per kind of omission, however many times it happens. A loop left out leaves nothing unread. */
   private report(kind: 'full' | 'deep' | 'loop', message: string): void {
     if (this.reported.has(kind)) return;
     this.reported.add(kind);
-    this.problems.push({ file: this.root, message });
+    this.problems.push(
+      kind === 'loop' ? { file: this.root, message, readWhole: true } : { file: this.root, message },
+    );
   }
 
   private unreadable(dir: string, error: unknown): void {

@@ -157,7 +157,7 @@ export function scanConfigs(options: ScanOptions): ConfigScan {
   entries.push(...otherAgentsServers(locations, scopes, problems));
   // What reading their entries found odd (keys written twice, entries left out).
   for (const config of configs)
-    problems.push(...config.warnings.map((message) => ({ file: config.file, message })));
+    problems.push(...config.warnings.map((warning) => ({ file: config.file, ...warning })));
   const seen = new Set<string>();
   const unique = entries.filter((entry) => {
     const key = `${entry.scope}\0${entry.name}`;

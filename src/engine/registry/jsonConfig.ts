@@ -29,8 +29,8 @@ export interface JsonMember {
 
 export class JsonConfig {
   private lineStarts: number[] | undefined;
-  /** What was found odd while reading members (duplicate keys, members left out), one message each. */
-  readonly warnings: string[] = [];
+  /** What was found odd while reading members (duplicate keys, members left out), each once. */
+  readonly warnings: Array<{ message: string; readWhole?: true }> = [];
 
   constructor(
     readonly file: string,
@@ -65,6 +65,7 @@ export class JsonConfig {
       const more = duplicated.size > 3 ? ` and ${duplicated.size - 3} more` : '';
       this.warn(
         `${names.join(', ')}${more} of ${where} written more than once: the last definition counts, as for the agent`,
+        true,
       );
     }
     if (last.size > MAX_MEMBERS)
@@ -75,8 +76,9 @@ export class JsonConfig {
     });
   }
 
-  private warn(message: string): void {
-    if (!this.warnings.includes(message)) this.warnings.push(message);
+  private warn(message: string, readWhole = false): void {
+    if (!this.warnings.some((warning) => warning.message === message))
+      this.warnings.push(readWhole ? { message, readWhole } : { message });
   }
 
   lineAt(offset: number): number {

@@ -86,7 +86,7 @@ function servers(
         disabled: server.enabled === false,
       });
     }
-    problems.push(...read.config.warnings.map((message) => ({ file, message })));
+    problems.push(...read.config.warnings.map((warning) => ({ file, message: warning.message })));
   }
   return { servers: found, problems };
 }

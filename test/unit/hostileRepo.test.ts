@@ -62,7 +62,7 @@ const agentEnv = () => ({
 });
 
 /** Run the scan (or the memory count) in a child. */
-async function inChild<T>(what: 'scan' | 'memory'): Promise<T> {
+async function inChild<T>(what: 'scan' | 'memory' | 'settings'): Promise<T> {
   const run = startChild(process.execPath, ['--import', 'tsx', SCAN_CHILD, what, ws.project, userHome], {
     env: agentEnv(),
   });
@@ -274,6 +274,16 @@ describe("the scan off the host's thread", () => {
     assert.deepEqual(result.scopes, []);
     assert.deepEqual(result.entries, []);
     assert.match(warningFor(result, ''), /took longer than 0.2 s: it was stopped/);
+  });
+});
+
+describe('hostile settings files read for the connection status', () => {
+  test('settings.json linked to /dev/zero and settings.local.json as a FIFO are refused, not read', async () => {
+    link('.claude/settings.json', '/dev/zero');
+    mkfifo('.claude/settings.local.json');
+    const [shared, local] = await inChild<Array<{ file: string; error?: string }>>('settings');
+    assert.match(shared.error ?? '', /settings\.json is a device, not a regular file/);
+    assert.match(local.error ?? '', /settings\.local\.json is a named pipe, not a regular file/);
   });
 });
 

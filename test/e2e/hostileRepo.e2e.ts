@@ -1,10 +1,11 @@
 /**
  * A hostile repository opened in a real VS Code (code-server) driven by headless Chromium: two links to `.`
- * in `.claude/commands` (an exponential walk before) and `.mcp.json` linked to /dev/zero (a read without
- * end). The dashboard's Tools section appears with the other files' tools and a warning naming each file.
+ * in `.claude/commands` (an exponential walk before), `.mcp.json` linked to /dev/zero (a read without end)
+ * and `.claude/settings.local.json` as a FIFO (a wait without end). The dashboard's Tools section appears with the other files' tools and a warning naming each file.
  * Screenshots: test-output/e2e/hostile-repo/.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,6 +35,9 @@ describe('a hostile repository in a real VS Code', () => {
     fs.symlinkSync('.', path.join(commands, 'b'));
     fs.rmSync(path.join(project, '.mcp.json'), { force: true });
     fs.symlinkSync('/dev/zero', path.join(project, '.mcp.json'));
+    // Read for the dashboard's connection status: a FIFO there used to block the host for good.
+    const fifo = path.join(project, '.claude', 'settings.local.json');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0, `mkfifo ${fifo}`);
     fs.mkdirSync(path.join(project, '.vscode'), { recursive: true });
     fs.writeFileSync(
       path.join(project, '.vscode', 'mcp.json'),

@@ -169,6 +169,19 @@ describe('hostile repositories: the scan finishes, keeps the other tools and nam
     assert.match(warningFor(result, '.mcp.json'), /is larger than 1024 KB: not read/);
   });
 
+  test("the user's own ~/.claude.json is not held to a repository's cap", async () => {
+    goodFiles();
+    const padding = 'x'.repeat(2 * 1024 * 1024);
+    const claudeJson = {
+      projects: { elsewhere: { notes: padding } },
+      mcpServers: { mine: { command: 'm' } },
+    };
+    fs.writeFileSync(path.join(userHome, '.claude.json'), JSON.stringify(claudeJson));
+    const result = await scan();
+    assertGoodTools(result);
+    assert.ok(names(result).includes('mcp__mine__*'), names(result).join(', '));
+  });
+
   test('30,000 servers in one file: the first 1,000 are taken, with a warning', async () => {
     goodFiles();
     const servers = Array.from({ length: 30_000 }, (_, i) => `"s${i}":{}`);

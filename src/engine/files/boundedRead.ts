@@ -11,8 +11,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NO_FOLLOW_NO_WAIT } from '../storage/privateFiles';
 
-/** Config files (JSON, TOML): the largest real ones are ~/.claude.json at a few hundred KB. */
+/** A repository's config files (JSON, TOML): real ones are a few KB. */
 export const CONFIG_MAX_BYTES = 1024 * 1024;
+/** The user's own config files: ~/.claude.json keeps every project's state and grows to megabytes. */
+export const USER_CONFIG_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The cap for a config file: a repository's (read `within` it) or the user's own. */
+export function configMaxBytes(within: string | undefined): number {
+  return within === undefined ? USER_CONFIG_MAX_BYTES : CONFIG_MAX_BYTES;
+}
 /** Markdown tools: only their front matter and first line are read. */
 export const MARKDOWN_HEAD_BYTES = 64 * 1024;
 

@@ -13,7 +13,7 @@ import {
   parseTree,
   printParseErrorCode,
 } from 'jsonc-parser';
-import { CONFIG_MAX_BYTES, readBounded } from '../files/boundedRead';
+import { configMaxBytes, readBounded } from '../files/boundedRead';
 
 /** Deeper than any real config (they nest 3-6 levels), far below what overflows the parsers' recursion. */
 export const MAX_NESTING = 100;
@@ -132,7 +132,7 @@ export interface JsonReadOptions {
  * first one's position.
  */
 export function readJsonConfig(file: string, options: JsonReadOptions = {}): JsonRead {
-  const read = readBounded(file, { maxBytes: CONFIG_MAX_BYTES, within: options.within });
+  const read = readBounded(file, { maxBytes: configMaxBytes(options.within), within: options.within });
   if (!('text' in read)) return read;
   const text = read.text;
   const tooDeep = nestingBeyond(text, MAX_NESTING);

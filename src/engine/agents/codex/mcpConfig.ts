@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { redactText } from '../../redact';
 import { MAX_MEMBERS, MAX_NESTING } from '../../registry/jsonConfig';
-import { CONFIG_MAX_BYTES, readBounded } from '../../files/boundedRead';
+import { configMaxBytes, readBounded } from '../../files/boundedRead';
 import type { DeclaredServer, ToolConfig } from '../adapter';
 import { codexHome } from './paths';
 import { codexMcpToolName } from './toolKinds';
@@ -188,7 +188,7 @@ export const codexTools: ToolConfig = {
     const result: ConfigServers = { servers: [], problems: [] };
     for (const { file, scope } of configFiles(projectRoot, userHome, env)) {
       const within = scope === 'project' ? projectRoot : undefined;
-      const read = readBounded(file, { maxBytes: CONFIG_MAX_BYTES, within });
+      const read = readBounded(file, { maxBytes: configMaxBytes(within), within });
       if ('problem' in read) result.problems.push({ file, message: read.problem });
       if (!('text' in read)) continue;
       const found = serversInConfig(file, read.text, scope);

@@ -93,6 +93,7 @@ export {
   rankTools,
   rankToolsInSteps,
   scanConfigs,
+  scanConfigsOffThread,
   type ScanOptions,
   type ToolScope,
   writeProjectServerEnabled,

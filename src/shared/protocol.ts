@@ -247,6 +247,8 @@ export interface ToolView {
 export interface ToolProblemView {
   file: string;
   message: string;
+  /** A warning about a file read whole (its tools are as shown), not a file that could not be read. */
+  readWhole?: boolean;
 }
 
 export interface ToolsView {

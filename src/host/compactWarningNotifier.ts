@@ -9,9 +9,9 @@ import {
   warningLevel,
 } from '../engine/context/compactWarning';
 import type { GaugeReading } from '../engine';
-import type { LiveProject } from './liveProject';
+import type { LiveProject } from './project/liveProject';
 import { type Log, shortMessage } from './log';
-import type { Projects } from './projects';
+import type { Projects } from './project/projects';
 
 const COMPACT_NOW = 'Compact now with focus';
 const SHOW_WHAT_FILLS_IT = 'Show what fills it';

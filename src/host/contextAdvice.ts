@@ -11,7 +11,7 @@ import {
   writeAdviceState,
 } from '../engine';
 import type { AdviceActionKind, AdviceView } from '../shared/protocol';
-import type { LiveProject } from './liveProject';
+import type { LiveProject } from './project/liveProject';
 import { type Log, shortMessage } from './log';
 import { isSessionActive } from '../shared/sessionActivity';
 import { visibleLine } from '../shared/visibleText';

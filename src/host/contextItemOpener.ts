@@ -5,9 +5,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type BreakdownItem, toolResultText } from '../engine';
-import type { LiveProject } from './liveProject';
+import type { LiveProject } from './project/liveProject';
 import { shortMessage } from './log';
-import { CONTEXT_PREVIEW_SCHEME } from './nextSessionContext';
+import { CONTEXT_PREVIEW_SCHEME } from './project/nextSessionContext';
 
 async function openFileAt(file: string, line?: number, endLine?: number): Promise<void> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));

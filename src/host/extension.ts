@@ -3,19 +3,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bundledScript, warmUpSqlJs } from '../engine';
 import { AgentConnection } from './agentConnection';
-import { Commands } from './commands';
+import { Commands } from './commands/projectCommands';
 import { CompactWarningNotifier } from './compactWarningNotifier';
-import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
+import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboard/dashboardView';
 import { GaugeStatusBar } from './gaugeStatusBar';
 import { HostProfiler } from './hostProfiler';
-import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './nextSessionContext';
+import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './project/nextSessionContext';
 import { PREVIEW_SCHEME } from './settingsChange';
 import { Log } from './log';
-import { MemoryCommands } from './memoryCommands';
-import { MEMORY_SCHEME, MemoryDocumentProvider } from './memoryDocument';
+import { MemoryCommands } from './commands/memoryCommands';
+import { MEMORY_SCHEME, MemoryDocumentProvider } from './documents/memoryDocument';
 import { MemoryServers } from './mcpServers';
-import { Projects } from './projects';
-import { REJECTS_SCHEME, RejectsDocumentProvider } from './rejectsDocument';
+import { Projects } from './project/projects';
+import { REJECTS_SCHEME, RejectsDocumentProvider } from './documents/rejectsDocument';
 
 let projects: Projects | undefined;
 

@@ -3,7 +3,7 @@ import { forecastText, tippingText } from '../shared/forecastText';
 import type { GaugeView, UsageLevel } from '../shared/protocol';
 import { relativeTime } from '../shared/relativeTime';
 import { isSessionActive } from '../shared/sessionActivity';
-import type { Projects } from './projects';
+import type { Projects } from './project/projects';
 
 /** A session turns idle with time alone: look again this often. */
 const IDLE_CHECK_MS = 60_000;

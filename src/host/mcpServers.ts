@@ -17,10 +17,10 @@ import {
   stableServerPath,
 } from '../engine';
 import type { AgentConnection } from './agentConnection';
-import type { LiveProject } from './liveProject';
+import type { LiveProject } from './project/liveProject';
 import type { Log } from './log';
-import { guardedCommand } from './memoryCommands';
-import { type Projects, chooseProject } from './projects';
+import { guardedCommand } from './commands/memoryCommands';
+import { type Projects, chooseProject } from './project/projects';
 import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
 import { allowedInWorkspace } from './workspaceTrust';
 

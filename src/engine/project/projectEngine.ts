@@ -9,8 +9,10 @@ import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCoun
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
 import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
+import { ProjectSessions } from './sessions';
 import { type Router, type Routes, routerFor } from '../log/routing';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
+import { ProjectMemory } from '../memory/projectMemory';
 import { counterValue } from '../storage/counters';
 import { migrateInSteps } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
@@ -19,6 +21,7 @@ import { setAside } from '../storage/snapshot';
 import { integrityOf, readShared } from '../storage/snapshotCheck';
 import { loadSqlJs } from '../storage/sqlJs';
 import { Store } from '../storage/store';
+import { type ActiveSession, type ActiveSessionOptions, findActiveSession } from '../transcripts/activeSession';
 import { importTranscripts } from '../transcripts/importTranscripts';
 import { yieldToHost } from '../yieldToHost';
 import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';
@@ -153,6 +156,16 @@ export class ProjectEngine {
   /** The raw database, for engine modules that query it. */
   get db(): Store {
     return this.store;
+  }
+
+  /** The memory's reads (search, timeline, one observation), for callers outside the engine. */
+  readonly memory = new ProjectMemory(() => this.store);
+  /** What the sessions table says (how many, the latest model, each one's agent), for callers outside the engine. */
+  readonly sessions = new ProjectSessions(() => this.store);
+
+  /** The session whose context the live gauge shows (see findActiveSession). */
+  activeSession(options: ActiveSessionOptions = {}): ActiveSession | undefined {
+    return findActiveSession(this.store, this.identity.mainRoot, options);
   }
 
   onDidChange(listener: () => void): () => void {

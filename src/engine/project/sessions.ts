@@ -64,3 +64,20 @@ export function sessionAgents(db: Store, sessionIds: readonly string[]): Map<str
       .map((row) => [String(row.id), String(row.agent)]),
   );
 }
+
+/** One project's sessions as its readers see them, over whatever database the project has open. */
+export class ProjectSessions {
+  constructor(private readonly store: () => Store) {}
+
+  count(): number {
+    return sessionCount(this.store());
+  }
+
+  latestModel(): string | undefined {
+    return latestModel(this.store());
+  }
+
+  agents(sessionIds: readonly string[]): Map<string, string> {
+    return sessionAgents(this.store(), sessionIds);
+  }
+}

@@ -7,9 +7,9 @@ import {
   type SessionContext,
   TOOL_SECTION_BUDGET,
   writeSessionContext,
-} from '../engine';
-import type { NextContextView } from '../shared/protocol';
-import { type Log, shortMessage } from './log';
+} from '../../engine';
+import type { NextContextView } from '../../shared/protocol';
+import { type Log, shortMessage } from '../log';
 
 /** Ingests come in bursts while the agent works; the file is rewritten after a quiet moment. */
 const REFRESH_DEBOUNCE_MS = 1500;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { yieldToHost } from '../engine';
-import type { HostMessage } from '../shared/protocol';
-import { parseWebviewMessage } from '../shared/webviewMessages';
-import type { Log } from './log';
-import { memoryView } from './memoryCommands';
-import type { Projects } from './projects';
+import { yieldToHost } from '../../engine';
+import type { HostMessage } from '../../shared/protocol';
+import { parseWebviewMessage } from '../../shared/webviewMessages';
+import type { Log } from '../log';
+import { memoryView } from '../commands/memoryCommands';
+import type { Projects } from '../project/projects';
 
 export const DASHBOARD_VIEW_ID = 'contextDeck.dashboard';
 

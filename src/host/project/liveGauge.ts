@@ -15,10 +15,10 @@ import {
   sessionGauge,
   usageLevel,
   yieldToHost,
-} from '../engine';
-import type { BreakdownView, GaugeView } from '../shared/protocol';
-import { canOpen } from './contextItemOpener';
-import { type Log, shortMessage } from './log';
+} from '../../engine';
+import type { BreakdownView, GaugeView } from '../../shared/protocol';
+import { canOpen } from '../contextItemOpener';
+import { type Log, shortMessage } from '../log';
 
 /** The largest items sent to the dashboard (the engine keeps more, for the advice). */
 const ITEMS_SENT = 20;

@@ -11,14 +11,14 @@ import {
   projectStateDir,
   resolveHome,
   yieldToHost,
-} from '../engine';
-import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../shared/protocol';
-import type { AgentConnection } from './agentConnection';
-import { ContextAdvice } from './contextAdvice';
+} from '../../engine';
+import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../../shared/protocol';
+import type { AgentConnection } from '../agentConnection';
+import { ContextAdvice } from '../contextAdvice';
 import { LiveProject, formatMb } from './liveProject';
-import { type Log, shortMessage } from './log';
-import { longestPause } from './pauseWatch';
-import { UserInput } from './userInput';
+import { type Log, shortMessage } from '../log';
+import { longestPause } from '../pauseWatch';
+import { UserInput } from '../userInput';
 
 /** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
 const WATCH_DEBOUNCE_MS = 100;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { getObservations, type Observation, shortId } from '../engine';
-import { clockTime, relativeTime } from '../shared/relativeTime';
-import type { Projects } from './projects';
+import { getObservations, type Observation, shortId } from '../../engine';
+import { clockTime, relativeTime } from '../../shared/relativeTime';
+import type { Projects } from '../project/projects';
 
 export const MEMORY_SCHEME = 'context-deck-memory';
 

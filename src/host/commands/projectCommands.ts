@@ -1,13 +1,13 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { eventsDir } from '../engine';
-import { visibleLine } from '../shared/visibleText';
-import type { AgentConnection } from './agentConnection';
-import type { ContextPreviewProvider } from './nextSessionContext';
-import { type Log, shortMessage } from './log';
-import { type Projects, chooseProject } from './projects';
-import { RejectsDocumentProvider } from './rejectsDocument';
-import { openContextItem } from './contextItemOpener';
+import { eventsDir } from '../../engine';
+import { visibleLine } from '../../shared/visibleText';
+import type { AgentConnection } from '../agentConnection';
+import type { ContextPreviewProvider } from '../project/nextSessionContext';
+import { type Log, shortMessage } from '../log';
+import { type Projects, chooseProject } from '../project/projects';
+import { RejectsDocumentProvider } from '../documents/rejectsDocument';
+import { openContextItem } from '../contextItemOpener';
 
 /** Every command the manifest contributes, implemented on top of the open projects. */
 export class Commands {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RejectView } from '../shared/protocol';
-import type { Projects } from './projects';
+import type { RejectView } from '../../shared/protocol';
+import type { Projects } from '../project/projects';
 
 export const REJECTS_SCHEME = 'context-deck';
 /** The document lists at most this many lines (newest first); the header says how many there are in all. */

@@ -11,13 +11,13 @@ import {
   type CatchUpResult,
   type IngestResult,
   type TranscriptImportResult,
-} from '../engine';
-import type { IngestCounts, IngestProgress, ProjectView } from '../shared/protocol';
+} from '../../engine';
+import type { IngestCounts, IngestProgress, ProjectView } from '../../shared/protocol';
 import { LiveGauge } from './liveGauge';
-import type { Log } from './log';
+import type { Log } from '../log';
 import { NextSessionContext } from './nextSessionContext';
-import { longestPause } from './pauseWatch';
-import { ProjectTools } from './toolRegistry';
+import { longestPause } from '../pauseWatch';
+import { ProjectTools } from './projectTools';
 
 /** Counting transcripts lists folders; the dashboard asks far more often than they change. */
 const TRANSCRIPT_COUNT_TTL_MS = 10_000;

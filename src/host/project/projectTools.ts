@@ -36,10 +36,10 @@ import {
   withConfigSwitches,
   writeProjectServerEnabled,
   yieldToHost,
-} from '../engine';
-import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
-import { type Log, shortMessage } from './log';
-import { allowedInWorkspace } from './workspaceTrust';
+} from '../../engine';
+import type { ToolProblemView, ToolView, ToolsView } from '../../shared/protocol';
+import { type Log, shortMessage } from '../log';
+import { allowedInWorkspace } from '../workspaceTrust';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
 const CONFIG_DEBOUNCE_MS = 500;

@@ -22,7 +22,7 @@ import {
   timeline,
   type TimelineEntry,
   type TimelineOptions,
-} from '../engine';
+} from '../../engine';
 import {
   MEMORY_TYPES,
   MEMORY_TYPE_DESCRIPTIONS,
@@ -32,13 +32,13 @@ import {
   oneLineClip,
   parseMemoryQuery,
   typingQuery,
-} from '../shared/memory';
-import type { MemoryView } from '../shared/protocol';
-import { clockTime, relativeTime } from '../shared/relativeTime';
-import type { LiveProject } from './liveProject';
-import { type Log, shortMessage } from './log';
-import { type MemoryDocumentProvider, type ObservationRef, observationUri, refOfUri } from './memoryDocument';
-import { type Projects, chooseProject } from './projects';
+} from '../../shared/memory';
+import type { MemoryView } from '../../shared/protocol';
+import { clockTime, relativeTime } from '../../shared/relativeTime';
+import type { LiveProject } from '../project/liveProject';
+import { type Log, shortMessage } from '../log';
+import { type MemoryDocumentProvider, type ObservationRef, observationUri, refOfUri } from '../documents/memoryDocument';
+import { type Projects, chooseProject } from '../project/projects';
 
 /** The shared list and the engine's must not drift apart: this fails to compile when they do. */
 export const TYPES_AGREE: [MemoryType, ObservationType] extends [ObservationType, MemoryType] ? true : never =

@@ -36,7 +36,7 @@ const NEXT_INGEST = 'the next ingest';
 function pendingWriter(lockPath: string): string {
   const holder = lockHolder(lockPath);
   if (!holder) return NEXT_INGEST;
-  // The extension host's purpose (src/host/projects.ts); other writers are named as they name themselves.
+  // The extension host's purpose (src/host/project/projects.ts); other writers are named as they name themselves.
   return holder.purpose.startsWith('VS Code window')
     ? 'the open VS Code window'
     : `the project's writer (pid ${holder.pid}, ${holder.purpose})`;

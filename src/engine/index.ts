@@ -61,6 +61,7 @@ export {
   TIMELINE_LIMITS,
   type TimelineEntry,
   type TimelineOptions,
+  type TimelineResult,
 } from './memory';
 export type { IngestResult } from './log/ingest';
 export { parseQuery } from './memory/search';
@@ -70,7 +71,7 @@ export { bundledScript } from './bundledScript';
 export type { CatchUpResult } from './project/catchUp';
 export { ProjectEngine, type Role } from './project/projectEngine';
 export { identifyProject } from './project/projectIdentity';
-export { latestModel, sessionAgents, sessionCount } from './project/sessions';
+export { latestModel } from './project/sessions';
 export {
   type AdviceState,
   readAdviceState,

@@ -10,6 +10,7 @@ import {
 } from '../engine/context/compactWarning';
 import type { GaugeReading } from '../engine';
 import type { LiveProject } from './project/liveProject';
+import { runCommand } from './commands/registerCommands';
 import { type Log, shortMessage } from './log';
 import type { Projects } from './project/projects';
 
@@ -98,7 +99,7 @@ export class CompactWarningNotifier implements vscode.Disposable {
       this.projects.advice.view(live);
       await this.projects.advice.act(live, '', 'compact');
     } else if (choice === SHOW_WHAT_FILLS_IT) {
-      await vscode.commands.executeCommand('contextDeck.showDashboard');
+      await runCommand('contextDeck.showDashboard');
     } else if (choice === NOT_FOR_THIS_SESSION) {
       this.warnings.mute(session);
     }

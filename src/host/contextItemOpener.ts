@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { type BreakdownItem, toolResultText } from '../engine';
 import type { LiveProject } from './project/liveProject';
 import { shortMessage } from './log';
-import { CONTEXT_PREVIEW_SCHEME } from './project/nextSessionContext';
+import { CONTEXT_PREVIEW_SCHEME } from './documents/contextPreview';
 
 async function openFileAt(file: string, line?: number, endLine?: number): Promise<void> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));

@@ -3,15 +3,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bundledScript, warmUpSqlJs } from '../engine';
 import { AgentConnection } from './agentConnection';
-import { Commands } from './commands/projectCommands';
+import type { CommandTable } from './commands/commandIds';
+import { MemoryCommands } from './commands/memoryCommands';
+import { ProjectCommands } from './commands/projectCommands';
+import { registerCommands } from './commands/registerCommands';
 import { CompactWarningNotifier } from './compactWarningNotifier';
-import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboard/dashboardView';
+import { DASHBOARD_VIEW_ID } from './commands/commandIds';
+import { DashboardViewProvider } from './dashboard/dashboardView';
+import { hostIntents } from './dashboard/intentHandlers';
+import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './documents/contextPreview';
 import { GaugeStatusBar } from './gaugeStatusBar';
 import { HostProfiler } from './hostProfiler';
-import { CONTEXT_PREVIEW_SCHEME, ContextPreviewProvider } from './project/nextSessionContext';
 import { PREVIEW_SCHEME } from './settingsChange';
 import { Log } from './log';
-import { MemoryCommands } from './commands/memoryCommands';
 import { MEMORY_SCHEME, MemoryDocumentProvider } from './documents/memoryDocument';
 import { MemoryServers } from './mcpServers';
 import { Projects } from './project/projects';
@@ -29,14 +33,24 @@ export function activate(context: vscode.ExtensionContext): void {
   projects = new Projects(log, connection);
   const current = projects;
   const contextPreviews = new ContextPreviewProvider();
-  const commands = new Commands(current, connection, log, contextPreviews);
-  const dashboard = new DashboardViewProvider(context.extensionUri, current, commands, log);
+  const dashboard = new DashboardViewProvider(
+    context.extensionUri,
+    current,
+    hostIntents(current, contextPreviews),
+    log,
+  );
   const rejects = new RejectsDocumentProvider(current);
   current.beforeCatchUp = () => dashboard.whenReady();
   const memoryDocuments = new MemoryDocumentProvider(current);
   const memoryServers = new MemoryServers(context.extensionUri, current, connection, log);
   memoryServers.register();
   const profiler = new HostProfiler(context.extensionUri.fsPath, context.logUri.fsPath, log);
+  const commands: CommandTable = {
+    ...new ProjectCommands(current, connection, log, contextPreviews).table(),
+    ...new MemoryCommands(current, memoryDocuments, log).table(),
+    ...memoryServers.table(),
+    ...profiler.table(),
+  };
   // From activation on, for a slow start (and the footprint benchmark's catch-up figures).
   if (process.env.CONTEXT_DECK_PROFILE_STARTUP === '1') void profiler.start();
 
@@ -50,13 +64,11 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, connection.preview),
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_PREVIEW_SCHEME, contextPreviews),
     ...watchAgentSettings(() => current.refresh()),
-    ...commands.register(),
+    ...registerCommands(commands, log),
     memoryDocuments,
     memoryServers,
     profiler,
-    ...profiler.register(),
     vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, memoryDocuments),
-    ...new MemoryCommands(current, memoryDocuments, log).register(),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void current.reopen()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('contextDeck.home')) {

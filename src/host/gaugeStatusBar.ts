@@ -3,6 +3,7 @@ import { forecastText, tippingText } from '../shared/forecastText';
 import type { GaugeView, UsageLevel } from '../shared/protocol';
 import { relativeTime } from '../shared/relativeTime';
 import { isSessionActive } from '../shared/sessionActivity';
+import type { CommandId } from './commands/commandIds';
 import type { Projects } from './project/projects';
 
 /** A session turns idle with time alone: look again this often. */
@@ -29,7 +30,7 @@ export class GaugeStatusBar implements vscode.Disposable {
 
   constructor(private readonly projects: Projects) {
     this.item.name = 'Context Deck: context window';
-    this.item.command = 'contextDeck.showDashboard';
+    this.item.command = 'contextDeck.showDashboard' satisfies CommandId;
     this.subscription = projects.onDidChange(() => this.update());
     this.timer = setInterval(() => this.update(), IDLE_CHECK_MS);
   }

@@ -4,6 +4,8 @@ import type { Profiler } from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PAUSE_MS, describeCpuProfile, summariseCpuProfile } from './cpuProfileSummary';
+import { type CommandId, type CommandTable, VSCODE_COMMANDS } from './commands/commandIds';
+import { runCommand } from './commands/registerCommands';
 import type { Log } from './log';
 import { hrtimeUs, watchPauses } from './pauseWatch';
 
@@ -34,15 +36,15 @@ export class HostProfiler implements vscode.Disposable {
     this.item.name = 'Context Deck: profiling';
     this.item.text = '$(record) Profiling extension host';
     this.item.tooltip = 'Context Deck is recording a CPU profile of the extension host. Click to stop.';
-    this.item.command = 'contextDeck.stopProfilingHost';
+    this.item.command = 'contextDeck.stopProfilingHost' satisfies CommandId;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
   }
 
-  register(): vscode.Disposable[] {
-    return [
-      vscode.commands.registerCommand('contextDeck.profileHost', () => this.start()),
-      vscode.commands.registerCommand('contextDeck.stopProfilingHost', () => this.stop()),
-    ];
+  table(): CommandTable<'contextDeck.profileHost' | 'contextDeck.stopProfilingHost'> {
+    return {
+      'contextDeck.profileHost': () => this.start(),
+      'contextDeck.stopProfilingHost': () => this.stop(),
+    };
   }
 
   async start(): Promise<void> {
@@ -62,7 +64,7 @@ export class HostProfiler implements vscode.Disposable {
     this.session = session;
     this.pauses = watchPauses(PAUSE_MS);
     this.item.show();
-    await vscode.commands.executeCommand('setContext', PROFILING_CONTEXT, true);
+    await runCommand(VSCODE_COMMANDS.setContext, PROFILING_CONTEXT, true);
     this.log.info('recording a CPU profile of the extension host');
   }
 
@@ -73,7 +75,7 @@ export class HostProfiler implements vscode.Disposable {
     const pauses = this.pauses?.stop() ?? [];
     this.pauses = undefined;
     this.item.hide();
-    await vscode.commands.executeCommand('setContext', PROFILING_CONTEXT, false);
+    await runCommand(VSCODE_COMMANDS.setContext, PROFILING_CONTEXT, false);
     try {
       const { profile } = (await post(session, 'Profiler.stop')) as Profiler.StopReturnType;
       const ours = path.resolve(this.extensionRoot) + path.sep;

@@ -19,7 +19,7 @@ import {
 import type { AgentConnection } from './agentConnection';
 import type { LiveProject } from './project/liveProject';
 import type { Log } from './log';
-import { guardedCommand } from './commands/memoryCommands';
+import { asString, type CommandTable } from './commands/commandIds';
 import { type Projects, chooseProject } from './project/projects';
 import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
 import { allowedInWorkspace } from './workspaceTrust';
@@ -44,22 +44,22 @@ export class MemoryServers implements vscode.Disposable {
     return vscode.Uri.joinPath(this.extensionUri, 'dist').fsPath;
   }
 
-  /**
-   * The commands that offer the server to Claude Code, and the server offered to VS Code's agent mode on
-   * hosts that have the API (1.101+; older ones and forks without it just skip it).
-   */
-  register(): void {
-    const guarded = guardedCommand(this.log);
-    this.disposables.push(
-      guarded('contextDeck.addMemoryServer', async (projectId) => {
+  /** The commands that offer the server to an agent through its project config. */
+  table(): CommandTable<'contextDeck.addMemoryServer' | 'contextDeck.removeMemoryServer'> {
+    return {
+      'contextDeck.addMemoryServer': async (projectId) => {
         const live = await chooseProject(this.projects, asString(projectId), 'Add the memory server to');
         return live && this.addToAgent(live);
-      }),
-      guarded('contextDeck.removeMemoryServer', async (projectId) => {
+      },
+      'contextDeck.removeMemoryServer': async (projectId) => {
         const live = await chooseProject(this.projects, asString(projectId), 'Remove the memory server from');
         return live && this.removeFromAgent(live);
-      }),
-    );
+      },
+    };
+  }
+
+  /** The server offered to VS Code's agent mode on hosts that have the API (1.101+; others skip it). */
+  register(): void {
     const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
     if (typeof lm?.registerMcpServerDefinitionProvider !== 'function') {
       this.log.info(
@@ -237,7 +237,3 @@ export class MemoryServers implements vscode.Disposable {
 }
 
 type WithMemoryServer = AgentAdapter & { memoryServer: MemoryServerInstaller };
-
-function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}

@@ -21,7 +21,11 @@ import { setAside } from '../storage/snapshot';
 import { integrityOf, readShared } from '../storage/snapshotCheck';
 import { loadSqlJs } from '../storage/sqlJs';
 import { Store } from '../storage/store';
-import { type ActiveSession, type ActiveSessionOptions, findActiveSession } from '../transcripts/activeSession';
+import {
+  type ActiveSession,
+  type ActiveSessionOptions,
+  findActiveSession,
+} from '../transcripts/activeSession';
 import { importTranscripts } from '../transcripts/importTranscripts';
 import { yieldToHost } from '../yieldToHost';
 import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';

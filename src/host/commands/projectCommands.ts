@@ -1,16 +1,16 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { eventsDir } from '../../engine';
-import { visibleLine } from '../../shared/visibleText';
 import type { AgentConnection } from '../agentConnection';
-import type { ContextPreviewProvider } from '../project/nextSessionContext';
+import type { ContextPreviewProvider } from '../documents/contextPreview';
 import { type Log, shortMessage } from '../log';
 import { type Projects, chooseProject } from '../project/projects';
 import { RejectsDocumentProvider } from '../documents/rejectsDocument';
-import { openContextItem } from '../contextItemOpener';
+import { asString, type CommandTable, VSCODE_COMMANDS } from './commandIds';
+import { runCommand } from './registerCommands';
 
-/** Every command the manifest contributes, implemented on top of the open projects. */
-export class Commands {
+/** The commands about the open projects: reading the log, rebuilding, importing, connecting agents. */
+export class ProjectCommands {
   constructor(
     private readonly projects: Projects,
     private readonly connection: AgentConnection,
@@ -18,40 +18,28 @@ export class Commands {
     private readonly contextPreviews: ContextPreviewProvider,
   ) {}
 
-  register(): vscode.Disposable[] {
-    const guarded = (id: string, run: (...args: unknown[]) => Promise<unknown>) =>
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await run(...args);
-        } catch (error) {
-          this.log.error(`${id} failed`, error);
-          void vscode.window.showErrorMessage(`Context Deck: ${shortMessage(error)}`);
-          return undefined;
-        }
-      });
-    return [
-      guarded('contextDeck.showDashboard', () =>
-        Promise.resolve(vscode.commands.executeCommand('contextDeck.dashboard.focus')),
-      ),
-      guarded('contextDeck.ingestNow', () => this.ingestNow()),
-      guarded('contextDeck.showRejects', (projectId) =>
-        this.showRejects(typeof projectId === 'string' ? projectId : undefined),
-      ),
-      guarded('contextDeck.rebuildDatabase', () => this.rebuildDatabase()),
-      guarded('contextDeck.openEventLog', () => this.openEventLog()),
-      guarded('contextDeck.previewSessionContext', (projectId) =>
-        this.previewSessionContext(typeof projectId === 'string' ? projectId : undefined),
-      ),
-      guarded('contextDeck.importHistory', (projectId) =>
-        this.importHistory(typeof projectId === 'string' ? projectId : undefined),
-      ),
-      guarded('contextDeck.connectAgent', (projectId) =>
-        this.connectAgent(typeof projectId === 'string' ? projectId : undefined),
-      ),
-      guarded('contextDeck.disconnectAgent', (projectId) =>
-        this.disconnectAgent(typeof projectId === 'string' ? projectId : undefined),
-      ),
-    ];
+  table(): CommandTable<
+    | 'contextDeck.showDashboard'
+    | 'contextDeck.ingestNow'
+    | 'contextDeck.showRejects'
+    | 'contextDeck.rebuildDatabase'
+    | 'contextDeck.openEventLog'
+    | 'contextDeck.previewSessionContext'
+    | 'contextDeck.importHistory'
+    | 'contextDeck.connectAgent'
+    | 'contextDeck.disconnectAgent'
+  > {
+    return {
+      'contextDeck.showDashboard': () => runCommand(VSCODE_COMMANDS.focusDashboard),
+      'contextDeck.ingestNow': () => this.ingestNow(),
+      'contextDeck.showRejects': (projectId) => this.showRejects(asString(projectId)),
+      'contextDeck.rebuildDatabase': () => this.rebuildDatabase(),
+      'contextDeck.openEventLog': () => this.openEventLog(),
+      'contextDeck.previewSessionContext': (projectId) => this.previewSessionContext(asString(projectId)),
+      'contextDeck.importHistory': (projectId) => this.importHistory(asString(projectId)),
+      'contextDeck.connectAgent': (projectId) => this.connectAgent(asString(projectId)),
+      'contextDeck.disconnectAgent': (projectId) => this.disconnectAgent(asString(projectId)),
+    };
   }
 
   async ingestNow(): Promise<void> {
@@ -117,7 +105,7 @@ export class Commands {
     // browser or remote window the folder is on another machine, so show (and offer to copy) its path.
     if (vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined) {
       try {
-        await vscode.commands.executeCommand('revealFileInOS', uri);
+        await runCommand(VSCODE_COMMANDS.revealFileInOS, uri);
         return;
       } catch (error) {
         this.log.warn(`revealFileInOS failed: ${shortMessage(error)}`);
@@ -132,11 +120,6 @@ export class Commands {
   async previewSessionContext(projectId?: string): Promise<void> {
     const live = await chooseProject(this.projects, projectId, 'Preview the next session context of');
     if (live) await live.nextContext.preview(this.contextPreviews.texts);
-  }
-
-  async openContextItem(projectId: string, itemId: string): Promise<void> {
-    const live = this.projects.find(projectId);
-    if (live) await openContextItem(live, itemId, this.contextPreviews.texts);
   }
 
   async importHistory(projectId?: string): Promise<void> {
@@ -178,15 +161,5 @@ export class Commands {
     if (!live) return;
     if (await this.connection.disconnect(this.projects.home, live.engine.identity.mainRoot))
       this.projects.refresh();
-  }
-
-  openFolder(): Thenable<unknown> {
-    return vscode.commands.executeCommand('workbench.action.files.openFolder');
-  }
-
-  /** A tool's name or a path, copied as the one line the dashboard shows: pasted into a shell, it can't run more. */
-  async copyText(text: string): Promise<void> {
-    await vscode.env.clipboard.writeText(visibleLine(text));
-    void vscode.window.setStatusBarMessage('Context Deck: copied to the clipboard', 2000);
   }
 }

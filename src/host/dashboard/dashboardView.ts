@@ -2,30 +2,16 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { yieldToHost } from '../../engine';
 import type { HostMessage } from '../../shared/protocol';
-import { parseWebviewMessage } from '../../shared/webviewMessages';
 import type { Log } from '../log';
-import { memoryView } from '../commands/memoryCommands';
+import { type DashboardIntents, type Intent, routeDashboardMessage, safePreview } from './dashboardIntents';
+import type { PageIntent } from './intentHandlers';
+import { type MemoryRequest, memoryView } from './memoryView';
 import type { Projects } from '../project/projects';
-
-export const DASHBOARD_VIEW_ID = 'contextDeck.dashboard';
 
 /** Full state is resent at most this often while engines change (a long catch-up changes them per chunk). */
 const STATE_THROTTLE_MS = 250;
 /** How many rejected lines the dashboard lists. */
 export const REJECTS_SHOWN = 200;
-
-/** What the dashboard's intents do on the host side; the provider only routes them. */
-export interface DashboardActions {
-  ingestNow(): Thenable<unknown>;
-  openEventLog(): Thenable<unknown>;
-  openFolder(): Thenable<unknown>;
-  copyText(text: string): Thenable<unknown>;
-  connectAgent(projectId?: string): Thenable<unknown>;
-  disconnectAgent(projectId?: string): Thenable<unknown>;
-  importHistory(projectId?: string): Thenable<unknown>;
-  previewSessionContext(projectId?: string): Thenable<unknown>;
-  openContextItem(projectId: string, itemId: string): Thenable<unknown>;
-}
 
 /**
  * The sidebar dashboard. It sends nothing until the webview says `ready` (the page may be reloaded whenever
@@ -41,15 +27,22 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
   /** The version of each project's tools last sent: the big list goes only when it changed. */
   private readonly sentTools = new Map<string, number>();
   /** Each project's Memory section search (box and type filters), answered again when the memory changes. */
-  private readonly memoryRequests = new Map<string, { request: number; query: string; types: string[] }>();
+  private readonly memoryRequests = new Map<string, MemoryRequest>();
   private readonly sentMemory = new Map<string, string>();
+  private readonly intents: DashboardIntents;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly projects: Projects,
-    private readonly actions: DashboardActions,
+    hostIntents: Omit<DashboardIntents, PageIntent>,
     private readonly log: Log,
   ) {
+    this.intents = {
+      ...hostIntents,
+      ready: () => this.pageReady(),
+      showRejects: ({ projectId }) => this.sendRejects(projectId),
+      memorySearch: (message) => this.memorySearch(message),
+    };
     this.disposables.push(projects.onDidChange(() => this.scheduleState()));
   }
 
@@ -106,96 +99,27 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
   }
 
   private receive(raw: unknown): void {
-    const message = parseWebviewMessage(raw);
-    if (!message) {
-      this.log.warn(`ignored an unknown message from the dashboard: ${safePreview(raw)}`);
-      return;
-    }
-    const fail = (error: unknown) => this.log.error(`dashboard action ${message.type} failed`, error);
-    switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        this.sentTools.clear();
-        this.memoryRequests.clear();
-        this.sentMemory.clear();
-        this.sendState();
-        this.readyWaiters.splice(0).forEach((wake) => wake());
-        return;
-      case 'ingestNow':
-        void Promise.resolve(this.actions.ingestNow()).catch(fail);
-        return;
-      case 'openEventLog':
-        void Promise.resolve(this.actions.openEventLog()).catch(fail);
-        return;
-      case 'openFolder':
-        void Promise.resolve(this.actions.openFolder()).catch(fail);
-        return;
-      case 'copyText':
-        void Promise.resolve(this.actions.copyText(message.text)).catch(fail);
-        return;
-      case 'showRejects':
-        this.sendRejects(message.projectId);
-        return;
-      case 'connect':
-        void Promise.resolve(this.actions.connectAgent(message.projectId)).catch(fail);
-        return;
-      case 'disconnect':
-        void Promise.resolve(this.actions.disconnectAgent(message.projectId)).catch(fail);
-        return;
-      case 'importHistory':
-        void Promise.resolve(this.actions.importHistory(message.projectId)).catch(fail);
-        return;
-      case 'openToolSource':
-        void this.projects.find(message.projectId)?.tools.openSource(message.name, message.scope).catch(fail);
-        return;
-      case 'openContextItem':
-        void Promise.resolve(this.actions.openContextItem(message.projectId, message.itemId)).catch(fail);
-        return;
-      case 'adviceAction': {
-        const live = this.projects.find(message.projectId);
-        if (live) void this.projects.advice.act(live, message.itemId, message.action).catch(fail);
-        return;
-      }
-      case 'previewContext':
-        void Promise.resolve(this.actions.previewSessionContext(message.projectId)).catch(fail);
-        return;
-      case 'adviceUndo': {
-        const live = this.projects.find(message.projectId);
-        if (live) this.projects.advice.undo(live);
-        return;
-      }
-      case 'setServerEnabled':
-        void this.projects
-          .find(message.projectId)
-          ?.tools.setServerEnabled(message.server, message.enabled)
-          .catch(fail);
-        return;
-      case 'memorySearch':
-        this.memoryRequests.set(message.projectId, {
-          request: message.request,
-          query: message.query,
-          types: message.types,
-        });
-        this.sendMemory(message.projectId);
-        return;
-      case 'openObservation':
-        void Promise.resolve(
-          vscode.commands.executeCommand('contextDeck.openObservation', {
-            projectId: message.projectId,
-            id: message.id,
-          }),
-        ).catch(fail);
-        return;
-      case 'searchMemory':
-        void Promise.resolve(
-          vscode.commands.executeCommand('contextDeck.searchMemory', message.projectId, message.query),
-        ).catch(fail);
-        return;
-      default: {
-        const unreachable: never = message;
-        return unreachable;
-      }
-    }
+    routeDashboardMessage(raw, this.intents, {
+      ignored: (message) =>
+        this.log.warn(`ignored an unknown message from the dashboard: ${safePreview(message)}`),
+      failed: (type, error) => this.log.error(`dashboard action ${type} failed`, error),
+    });
+  }
+
+  /** The page has (re)loaded: everything is sent again. */
+  private pageReady(): void {
+    this.ready = true;
+    this.sentTools.clear();
+    this.memoryRequests.clear();
+    this.sentMemory.clear();
+    this.sendState();
+    this.readyWaiters.splice(0).forEach((wake) => wake());
+  }
+
+  /** The Memory section's search, answered now and again whenever the memory changes. */
+  private memorySearch({ projectId, request, query, types }: Intent<'memorySearch'>): void {
+    this.memoryRequests.set(projectId, { request, query, types });
+    this.sendMemory(projectId);
   }
 
   private sendRejects(projectId: string): void {
@@ -244,7 +168,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
       // (a search the user types still runs: onlyProjectId).
       if (live.progress && onlyProjectId === undefined) continue;
       try {
-        const memory = memoryView(live, request);
+        const memory = memoryView(live.engine, request);
         const key = JSON.stringify(memory);
         if (this.sentMemory.get(projectId) === key) continue;
         this.sentMemory.set(projectId, key);
@@ -292,21 +216,8 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
     });
   }
 
-  /** Reveal the view (e.g. from the Show Dashboard command). */
-  focus(): Thenable<unknown> {
-    return vscode.commands.executeCommand(`${DASHBOARD_VIEW_ID}.focus`);
-  }
-
   dispose(): void {
     clearTimeout(this.timer);
     this.disposables.forEach((d) => d.dispose());
-  }
-}
-
-function safePreview(raw: unknown): string {
-  try {
-    return JSON.stringify(raw)?.slice(0, 200) ?? String(raw);
-  } catch {
-    return String(raw);
   }
 }

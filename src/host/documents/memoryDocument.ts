@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { getObservations, type Observation, shortId } from '../../engine';
+import { type Observation, shortId } from '../../engine';
 import { clockTime, relativeTime } from '../../shared/relativeTime';
 import type { Projects } from '../project/projects';
 
@@ -69,7 +69,7 @@ export class MemoryDocumentProvider implements vscode.TextDocumentContentProvide
   observation(ref: ObservationRef): Observation | undefined {
     const live = this.projects.find(ref.projectId);
     if (!live) return undefined;
-    return getObservations(live.engine.db, [ref.id]).observations[0];
+    return live.engine.memory.observation(ref.id);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

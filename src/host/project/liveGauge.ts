@@ -5,9 +5,7 @@ import {
   type ActiveSession,
   type AgentId,
   type ContextBreakdown,
-  findActiveSession,
   type GaugeReading,
-  latestModel,
   newestStore,
   type ProjectEngine,
   type SessionGauge,
@@ -95,7 +93,7 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   private activeSession(): ActiveSession | undefined {
-    return findActiveSession(this.engine.db, this.engine.identity.mainRoot, {
+    return this.engine.activeSession({
       sharedStore: (agent, sessionId) => this.sharedStore(agent, sessionId),
     });
   }
@@ -117,7 +115,7 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   private modelHint(): string | undefined {
-    return latestModel(this.engine.db);
+    return this.engine.sessions.latestModel();
   }
 
   private windowSetting(): number | undefined {

@@ -9,14 +9,13 @@ import {
   writeSessionContext,
 } from '../../engine';
 import type { NextContextView } from '../../shared/protocol';
+import { CONTEXT_PREVIEW_SCHEME } from '../documents/contextPreview';
 import { type Log, shortMessage } from '../log';
 
 /** Ingests come in bursts while the agent works; the file is rewritten after a quiet moment. */
 const REFRESH_DEBOUNCE_MS = 1500;
 /** Recency moves with time and the tool registry changes on its own: refresh this often regardless. */
 const REFRESH_INTERVAL_MS = 60_000;
-
-export const CONTEXT_PREVIEW_SCHEME = 'context-deck-context';
 
 function selectionMode(): SelectionMode {
   const mode = vscode.workspace.getConfiguration('contextDeck').get<string>('contextSelection', 'balanced');
@@ -95,14 +94,5 @@ export class NextSessionContext implements vscode.Disposable {
     this.disposed = true;
     clearTimeout(this.timer);
     clearInterval(this.interval);
-  }
-}
-
-/** Serves the preview documents' text. */
-export class ContextPreviewProvider implements vscode.TextDocumentContentProvider {
-  readonly texts = new Map<string, string>();
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
   }
 }

@@ -1,0 +1,58 @@
+/** The dashboard's Memory section, built from the project's memory: a pure function, tested without VS Code. */
+import { type ObservationType, type ProjectEngine, shortId } from '../../engine';
+import {
+  type MemoryType,
+  isMemoryType,
+  oneLineClip,
+  parseMemoryQuery,
+  typingQuery,
+} from '../../shared/memory';
+import type { MemoryView } from '../../shared/protocol';
+
+/** The shared list and the engine's must not drift apart: this fails to compile when they do. */
+export const TYPES_AGREE: [MemoryType, ObservationType] extends [ObservationType, MemoryType] ? true : never =
+  true;
+
+/** Rows of the dashboard's Memory section. */
+export const DASHBOARD_ROWS = 10;
+const ROW_CHARS = 240;
+
+/** A search box value and type filters from the page, with the number its answer echoes. */
+export interface MemoryRequest {
+  request: number;
+  query: string;
+  types: readonly string[];
+}
+
+/** What the Memory section shows for a search box value and type filters. */
+export function memoryView(
+  project: Pick<ProjectEngine, 'memory' | 'sessions'>,
+  request: MemoryRequest,
+): MemoryView {
+  const parsed = parseMemoryQuery(request.query);
+  const types = [...new Set([...request.types.filter(isMemoryType), ...parsed.types])];
+  const result = project.memory.search({
+    query: typingQuery(parsed.query),
+    types: types.length > 0 ? types : undefined,
+    limit: DASHBOARD_ROWS,
+  });
+  const counts = project.memory.counts();
+  const agents = project.sessions.agents(result.hits.flatMap((hit) => hit.sessionId ?? []));
+  return {
+    request: request.request,
+    query: request.query,
+    types: request.types.filter(isMemoryType),
+    rows: result.hits.map((hit) => ({
+      id: hit.id,
+      shortId: shortId(hit.id),
+      type: hit.type,
+      text: oneLineClip(hit.text, ROW_CHARS),
+      at: hit.at,
+      agent: (hit.sessionId !== null && agents.get(hit.sessionId)) || null,
+    })),
+    agents: new Set(agents.values()).size,
+    more: result.more,
+    total: counts.total,
+    byType: counts.byType,
+  };
+}

@@ -1,0 +1,98 @@
+/** One project's config scans, applied to its registry, and the discovery of tools from their calls. */
+import {
+  applyScan,
+  type ConfigScan,
+  type DiscoveryResult,
+  discoverFromUse,
+  type ProjectEngine,
+  scanConfigsOffThread,
+  yieldToHost,
+} from '../../engine';
+import type { ToolProblemView } from '../../shared/protocol';
+import { toolProblems } from '../dashboard/toolsView';
+import type { Log } from '../log';
+
+/** A scan that finds exactly what the last one applied still confirms the tools this often (30-day rule). */
+const CONFIRM_INTERVAL_MS = 3600_000;
+/** New calls read into the registry per task after a catch-up (all of a 1M-event backlog took 400 ms at once). */
+const DISCOVERY_SLICE_CALLS = 5000;
+
+/** What this module needs of a LiveProject: its engine and its exclusive queue. */
+export interface ToolHost {
+  readonly engine: ProjectEngine;
+  readonly name: string;
+  exclusive<T>(job: () => Promise<T>): Promise<T>;
+}
+
+export class ToolScanner {
+  /** The latest scan of the config files, whose on/off switches the ranking shows. */
+  latest: ConfigScan | undefined;
+  problems: ToolProblemView[] = [];
+  scannedAt: number | null = null;
+  /** What the last applied scan found, and when, so that a scan finding the same skips the database. */
+  private appliedKey = '';
+  private appliedAt = 0;
+
+  constructor(
+    private readonly host: ToolHost,
+    private readonly log: Log,
+    private readonly stopped: () => boolean,
+  ) {}
+
+  /** A rebuilt database starts with an empty registry: the next scan declares the config's tools again. */
+  forgetApplied(): void {
+    this.appliedKey = '';
+  }
+
+  /** Must run inside the queue. Reading the files and writing the registry are tasks of their own. */
+  async scan(): Promise<void> {
+    if (this.stopped()) return;
+    try {
+      // On a worker: a hostile repository's files cost a warning, never the host's thread.
+      const scan: ConfigScan = await scanConfigsOffThread({
+        projectRoot: this.host.engine.identity.mainRoot,
+      });
+      if (this.stopped()) return;
+      this.latest = scan;
+      this.scannedAt = Date.now();
+      const known = new Set(this.problems.map((problem) => `${problem.file}\0${problem.message}`));
+      this.problems = toolProblems(scan);
+      for (const problem of this.problems)
+        if (!known.has(`${problem.file}\0${problem.message}`))
+          this.log.warn(`${this.host.name}: could not read ${problem.file}: ${problem.message}`);
+      await yieldToHost();
+      if (this.stopped() || this.host.engine.role !== 'writer') return;
+      // ~/.claude.json is rewritten by Claude Code all the time: a scan that finds what the last one applied
+      // changes nothing but the confirmation time, which only matters on a scale of days.
+      const key = JSON.stringify([scan.entries, scan.problems, scan.scopes]);
+      if (key === this.appliedKey && Date.now() - this.appliedAt < CONFIRM_INTERVAL_MS) return;
+      const applied = applyScan(this.host.engine, scan);
+      this.appliedKey = key;
+      this.appliedAt = Date.now();
+      if (applied.added.length || applied.staled.length || applied.restored.length)
+        this.log.info(
+          `${this.host.name} config scan: ${scan.entries.length} declared; ${applied.added.length} new, ` +
+            `${applied.staled.length} now stale, ${applied.restored.length} back (${applied.ms.toFixed(1)} ms)`,
+        );
+    } catch (error) {
+      this.log.error(`scanning the tools of ${this.host.name} failed`, error);
+    }
+  }
+}
+
+/** Read new calls into the registry a slice at a time, letting the host breathe between slices. */
+export async function discoverInSlices(
+  engine: ProjectEngine,
+  stopped: () => boolean,
+): Promise<DiscoveryResult> {
+  const total: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [], more: false };
+  for (;;) {
+    const slice = discoverFromUse(engine, DISCOVERY_SLICE_CALLS);
+    total.calls += slice.calls;
+    total.added.push(...slice.added);
+    total.demoted.push(...slice.demoted);
+    total.recovered.push(...slice.recovered);
+    if (!slice.more || stopped()) return total;
+    await yieldToHost();
+  }
+}

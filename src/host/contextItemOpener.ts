@@ -61,8 +61,3 @@ export async function openContextItem(
     void vscode.window.showWarningMessage(`Could not open ${item.label}: ${shortMessage(error)}`);
   }
 }
-
-/** Whether a click on the item can open something. */
-export function canOpen(item: BreakdownItem): boolean {
-  return Boolean(item.ref.file || item.ref.server || item.ref.toolUseId);
-}

@@ -77,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): void {
       if (event.affectsConfiguration('contextDeck.contextWindow'))
         for (const live of current.all) live.gauge.settingsChanged();
       if (event.affectsConfiguration('contextDeck.history.detailDays'))
-        for (const live of current.all) void live.exclusive(() => live.foldOldHistory(true));
+        for (const live of current.all) void live.exclusive(() => live.ingest.foldOldHistory(true));
     }),
   );
 

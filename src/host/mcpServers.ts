@@ -20,7 +20,8 @@ import type { AgentConnection } from './agentConnection';
 import type { LiveProject } from './project/liveProject';
 import type { Log } from './log';
 import { asString, type CommandTable } from './commands/commandIds';
-import { type Projects, chooseProject } from './project/projects';
+import { chooseProject } from './commands/chooseProject';
+import type { Projects } from './project/projects';
 import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
 import { allowedInWorkspace } from './workspaceTrust';
 

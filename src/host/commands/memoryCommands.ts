@@ -23,7 +23,8 @@ import {
   observationUri,
   refOfUri,
 } from '../documents/memoryDocument';
-import { type Projects, chooseProject } from '../project/projects';
+import type { Projects } from '../project/projects';
+import { chooseProject } from './chooseProject';
 import { asString, type CommandTable } from './commandIds';
 import { ObservationPickers, SEARCH_LIMIT } from './observationPickers';
 import { observationRow } from './observationRows';

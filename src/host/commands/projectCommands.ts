@@ -4,7 +4,8 @@ import { eventsDir } from '../../engine';
 import type { AgentConnection } from '../agentConnection';
 import type { ContextPreviewProvider } from '../documents/contextPreview';
 import { type Log, shortMessage } from '../log';
-import { type Projects, chooseProject } from '../project/projects';
+import type { Projects } from '../project/projects';
+import { chooseProject } from './chooseProject';
 import { RejectsDocumentProvider } from '../documents/rejectsDocument';
 import { asString, type CommandTable, VSCODE_COMMANDS } from './commandIds';
 import { runCommand } from './registerCommands';
@@ -87,7 +88,7 @@ export class ProjectCommands {
         for (const live of writers) {
           if (token.isCancellationRequested) break;
           progress.report({ message: live.name });
-          await live.rebuild(progress, token);
+          await live.ingest.rebuild(progress, token);
         }
       },
     );

@@ -166,7 +166,7 @@ export class DashboardViewProvider implements vscode.WebviewViewProvider, vscode
       if (!live) continue;
       // A search at every progress update of a catch-up cost it a third of its time; it runs once at the end
       // (a search the user types still runs: onlyProjectId).
-      if (live.progress && onlyProjectId === undefined) continue;
+      if (live.ingest.progress && onlyProjectId === undefined) continue;
       try {
         const memory = memoryView(live.engine, request);
         const key = JSON.stringify(memory);

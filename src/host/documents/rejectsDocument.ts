@@ -1,7 +1,6 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RejectView } from '../../shared/protocol';
 import type { Projects } from '../project/projects';
+import { renderRejects } from './rejectsText';
 
 export const REJECTS_SCHEME = 'context-deck';
 /** The document lists at most this many lines (newest first); the header says how many there are in all. */
@@ -56,36 +55,4 @@ export class RejectsDocumentProvider implements vscode.TextDocumentContentProvid
     this.subscriptions.forEach((s) => s.dispose());
     this.changed.dispose();
   }
-}
-
-export function renderRejects(projectName: string, total: number, rejects: RejectView[]): string {
-  const lines = [
-    `Context Deck: rejected event-log lines for ${projectName}`,
-    total === 0
-      ? 'No lines were rejected.'
-      : `${total.toLocaleString('en-US')} line(s) were not valid events; they are kept here, never silently dropped.` +
-        (rejects.length < total ? ` The newest ${rejects.length} are listed.` : ''),
-    '',
-  ];
-  for (const reject of rejects) {
-    lines.push(`${path.basename(reject.file)} at byte ${reject.offset}`);
-    lines.push(`  file:     ${reject.file}`);
-    lines.push(`  offset:   ${reject.offset}`);
-    lines.push(`  reason:   ${reject.reason}`);
-    lines.push(`  rejected: ${new Date(reject.rejectedAt).toISOString()}`);
-    lines.push(`  sample:   ${printable(reject.sample)}`);
-    lines.push('');
-  }
-  return lines.join('\n');
-}
-
-/** Control characters in a sample would garble the document; show them escaped. */
-function printable(sample: string): string {
-  let out = '';
-  for (const char of sample) {
-    const code = char.charCodeAt(0);
-    out +=
-      (code < 0x20 && char !== '\t') || code === 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : char;
-  }
-  return out;
 }

@@ -4,41 +4,17 @@ import * as vscode from 'vscode';
 import {
   type ActiveSession,
   type AgentId,
-  type ContextBreakdown,
   type GaugeReading,
   newestStore,
   type ProjectEngine,
   type SessionGauge,
   sessionFileStamp,
   sessionGauge,
-  usageLevel,
   yieldToHost,
 } from '../../engine';
-import type { BreakdownView, GaugeView } from '../../shared/protocol';
-import { canOpen } from '../contextItemOpener';
+import type { GaugeView } from '../../shared/protocol';
+import { gaugeView } from '../dashboard/gaugeView';
 import { type Log, shortMessage } from '../log';
-
-/** The largest items sent to the dashboard (the engine keeps more, for the advice). */
-const ITEMS_SENT = 20;
-
-function breakdownView(breakdown: ContextBreakdown): BreakdownView {
-  return {
-    categories: breakdown.categories,
-    autocompactAt: breakdown.autocompactAt,
-    items: breakdown.items.slice(0, ITEMS_SENT).map((item) => ({
-      id: item.id,
-      kind: item.kind,
-      label: item.label,
-      tool: item.ref.tool ?? null,
-      tokens: item.tokens,
-      measured: item.measured,
-      at: item.at,
-      openable: canOpen(item),
-    })),
-    itemCount: breakdown.itemCount,
-    fromContextCommand: breakdown.fromContextCommand,
-  };
-}
 
 /**
  * Where a file cannot be watched (some network and container file systems), the session is looked for and its
@@ -46,8 +22,6 @@ function breakdownView(breakdown: ContextBreakdown): BreakdownView {
  */
 const FALLBACK_POLL_MS = 1000;
 const DISCOVERY_POLL_MS = 10_000;
-/** Trend points sent to the dashboard. */
-const TREND_POINTS = 60;
 
 /**
  * The live context gauge of one project: follows the newest session file of the project, whichever agent
@@ -209,26 +183,7 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   view(): GaugeView | null {
-    if (!this.gauge || !this.read) return null;
-    const reading = this.gauge.reading();
-    const trend = reading.trend.slice(-TREND_POINTS);
-    return {
-      agent: this.gauge.agent,
-      sessionId: reading.sessionId,
-      model: reading.model,
-      transcript: reading.transcript,
-      tokens: reading.tokens,
-      window: reading.window,
-      percent: reading.percent,
-      level: usageLevel(reading.percent),
-      compactions: reading.compactions,
-      compactedSinceUsage: reading.compactedSinceUsage,
-      trend: trend.map((point) => Math.round((point.tokens / reading.window) * 1000) / 10),
-      trendAt: trend.map((point) => point.at),
-      updatedAt: reading.updatedAt,
-      breakdown: breakdownView(reading.breakdown),
-      forecast: reading.forecast,
-    };
+    return this.gauge && this.read ? gaugeView(this.gauge.agent, this.gauge.reading()) : null;
   }
 
   dispose(): void {

@@ -1,10 +1,8 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import {
   eventsDir,
   identifyProject,
   isWithin,
-  listLogFiles,
   makeHomePrivate,
   makePrivateDir,
   ProjectEngine,
@@ -15,27 +13,21 @@ import {
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../../shared/protocol';
 import type { AgentConnection } from '../agentConnection';
 import { ContextAdvice } from '../contextAdvice';
-import { LiveProject, formatMb } from './liveProject';
+import { formatBytes } from '../../shared/formatBytes';
+import { LiveProject } from './liveProject';
+import { LogFollower } from './logFollower';
 import { type Log, shortMessage } from '../log';
 import { longestPause } from '../pauseWatch';
 import { UserInput } from '../userInput';
 
-/** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
-const WATCH_DEBOUNCE_MS = 100;
-
 /**
- * Every project open in this window (one per workspace folder, duplicates of one repository merged), and the
- * machinery that keeps them following the event log: a file watcher, and a poll only where watching is not
- * enough: when the watcher failed (some file systems), or while this window follows another window that
- * writes the project (whose exit no file event tells).
+ * Every project open in this window (one per workspace folder, duplicates of one repository merged), kept
+ * following the event log by a LogFollower.
  */
 export class Projects implements vscode.Disposable {
   private lives: LiveProject[] = [];
   private problems: string[] = [];
-  private watcher: fs.FSWatcher | undefined;
-  private watchTimer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private ticking = false;
+  private readonly follower: LogFollower;
   private reopening: Promise<void> = Promise.resolve();
   private disposed = false;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -56,6 +48,7 @@ export class Projects implements vscode.Disposable {
     private readonly log: Log,
     private readonly connection: AgentConnection,
   ) {
+    this.follower = new LogFollower(this, log, () => this.fire());
     this.advice = new ContextAdvice(
       () => this.home,
       log,
@@ -120,7 +113,7 @@ export class Projects implements vscode.Disposable {
           lastInputAt: this.userInput.lastInputAt,
           onSaved: ({ bytes, writtenBytes, exportMs, totalMs }) =>
             this.log.info(
-              `saved ${name}: wrote ${formatMb(writtenBytes)} of ${formatMb(bytes)} (the pages that changed) in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
+              `saved ${name}: wrote ${formatBytes(writtenBytes)} of ${formatBytes(bytes)} (the pages that changed) in ${Math.round(totalMs)} ms, of which copying the database out held the extension host ${Math.round(exportMs)} ms`,
             ),
         });
         pauses.stop();
@@ -135,7 +128,7 @@ export class Projects implements vscode.Disposable {
         this.lives.push(live);
         this.log.info(
           `opened ${live.name} (${engine.identity.mainRoot}) as ${engine.role} in ${Date.now() - openStarted} ms, ` +
-            `${formatMb(engine.snapshotBytes())}; meanwhile the extension host waited at most ${pauses.maxMs()} ms`,
+            `${formatBytes(engine.snapshotBytes())}; meanwhile the extension host waited at most ${pauses.maxMs()} ms`,
         );
         live.showNewWarnings();
       } catch (error) {
@@ -152,8 +145,7 @@ export class Projects implements vscode.Disposable {
     // has rendered: a busy extension host delays the webview's first load for the whole catch-up otherwise.
     await this.beforeCatchUp();
     if (this.disposed) return;
-    this.startFollowing();
-    for (const live of this.lives) void this.tick(live);
+    this.follower.start();
   }
 
   /** The home holds the agent's activity: only its owner may read it, whatever an earlier version left. */
@@ -170,95 +162,13 @@ export class Projects implements vscode.Disposable {
     }
   }
 
-  private startFollowing(): void {
-    this.watch(eventsDir(this.home));
-    this.restartPoll();
-    this.warnAboutSkippedEntries();
-  }
-
-  /**
-   * Entries of the event log folder that are not regular files (a FIFO, a link, a folder) are never read;
-   * each project says so once, on the dashboard and in a notification.
-   */
-  private warnAboutSkippedEntries(): void {
-    const { skipped } = listLogFiles(eventsDir(this.home));
-    let added = false;
-    for (const live of this.lives) {
-      for (const warning of skipped) {
-        if (live.engine.warnings.includes(warning)) continue;
-        live.engine.warnings.push(warning);
-        added = true;
-      }
-      live.showNewWarnings();
-    }
-    if (added) this.fire();
-  }
-
-  private watch(dir: string): void {
-    if (this.watcher) return;
-    try {
-      const watcher = fs.watch(dir, { persistent: false }, () => {
-        clearTimeout(this.watchTimer);
-        this.watchTimer = setTimeout(() => {
-          for (const live of this.lives) void live.requestIngest();
-        }, WATCH_DEBOUNCE_MS);
-      });
-      watcher.on('error', (error) => {
-        // The poll keeps things going; the next tick tries to watch again.
-        this.log.warn(`watching ${dir} stopped: ${shortMessage(error)}`);
-        watcher.close();
-        if (this.watcher === watcher) this.watcher = undefined;
-        this.restartPoll();
-      });
-      this.watcher = watcher;
-    } catch (error) {
-      this.log.warn(`cannot watch ${dir} (${shortMessage(error)}); polling only`);
-    }
-  }
-
-  /** Whether a poll is needed (see the class comment). */
-  private needsPoll(): boolean {
-    return !this.watcher || this.lives.some((live) => live.engine.role === 'reader');
-  }
-
   /** Start or stop the poll as needed, e.g. after contextDeck.ingest.pollIntervalSeconds changed. */
   restartPoll(): void {
-    clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
-    if (this.lives.length === 0 || this.disposed || !this.needsPoll()) return;
-    const seconds = vscode.workspace
-      .getConfiguration('contextDeck')
-      .get<number>('ingest.pollIntervalSeconds', 2);
-    const ms = Math.min(60, Math.max(0.5, Number.isFinite(seconds) ? seconds : 2)) * 1000;
-    this.pollTimer = setInterval(() => void this.pollAll(), ms);
-  }
-
-  private async pollAll(): Promise<void> {
-    if (this.ticking) return; // a slow tick is still running; skip rather than pile up
-    this.ticking = true;
-    try {
-      if (!this.watcher) this.watch(eventsDir(this.home));
-      this.warnAboutSkippedEntries();
-      await Promise.all(this.lives.map((live) => this.tick(live)));
-    } finally {
-      this.ticking = false;
-    }
-    // Watching works again, or this window took over writing: the poll is no longer needed.
-    if (!this.needsPoll()) this.restartPoll();
-  }
-
-  /** Writers read new lines; readers reload the writer's snapshot or take over when it is gone. */
-  private async tick(live: LiveProject): Promise<void> {
-    try {
-      if (live.engine.role === 'writer') await live.requestIngest();
-      else await live.followWriter();
-    } catch (error) {
-      this.log.error(`following ${live.name} failed`, error);
-    }
+    this.follower.restartPoll();
   }
 
   ingestAll(): Promise<void> {
-    return Promise.all(this.lives.map((live) => live.requestIngest())).then(() => undefined);
+    return Promise.all(this.lives.map((live) => live.ingest.request())).then(() => undefined);
   }
 
   state(): DashboardState {
@@ -297,11 +207,7 @@ export class Projects implements vscode.Disposable {
 
   /** Stop following and close every engine (each saves its snapshot and releases its lock). */
   async closeAll(): Promise<void> {
-    clearInterval(this.pollTimer);
-    clearTimeout(this.watchTimer);
-    this.pollTimer = undefined;
-    this.watcher?.close();
-    this.watcher = undefined;
+    this.follower.stop();
     const closing = this.lives;
     this.lives = [];
     await Promise.all(
@@ -323,23 +229,4 @@ export class Projects implements vscode.Disposable {
   dispose(): void {
     void this.shutdown();
   }
-}
-
-/** The project a command is about: the one given, the only one, or one the user picks. */
-export async function chooseProject(
-  projects: Projects,
-  projectId: string | undefined,
-  title: string,
-): Promise<LiveProject | undefined> {
-  if (projectId) return projects.find(projectId);
-  const all = projects.all;
-  if (all.length <= 1) {
-    if (all.length === 0) void vscode.window.showInformationMessage('Context Deck: no project is open.');
-    return all[0];
-  }
-  const picked = await vscode.window.showQuickPick(
-    all.map((live) => ({ label: live.name, description: live.engine.identity.mainRoot, live })),
-    { title, placeHolder: 'Project' },
-  );
-  return picked?.live;
 }

@@ -1,0 +1,60 @@
+/** The context gauge and its breakdown as the dashboard shows them: pure, tested without VS Code. */
+import {
+  type AgentId,
+  type BreakdownItem,
+  type ContextBreakdown,
+  type GaugeReading,
+  usageLevel,
+} from '../../engine';
+import type { BreakdownView, GaugeView } from '../../shared/protocol';
+
+/** Trend points sent to the dashboard. */
+const TREND_POINTS = 60;
+/** The largest items sent to the dashboard (the engine keeps more, for the advice). */
+const ITEMS_SENT = 20;
+
+export function breakdownView(breakdown: ContextBreakdown): BreakdownView {
+  return {
+    categories: breakdown.categories,
+    autocompactAt: breakdown.autocompactAt,
+    items: breakdown.items.slice(0, ITEMS_SENT).map((item) => ({
+      id: item.id,
+      kind: item.kind,
+      label: item.label,
+      tool: item.ref.tool ?? null,
+      tokens: item.tokens,
+      measured: item.measured,
+      at: item.at,
+      openable: canOpen(item),
+    })),
+    itemCount: breakdown.itemCount,
+    fromContextCommand: breakdown.fromContextCommand,
+  };
+}
+
+/** Whether a click on the item can open something (contextItemOpener.ts). */
+export function canOpen(item: BreakdownItem): boolean {
+  return Boolean(item.ref.file || item.ref.server || item.ref.toolUseId);
+}
+
+/** A session's reading as the gauge shows it: the trend in percent of the window, its latest points only. */
+export function gaugeView(agent: AgentId, reading: GaugeReading): GaugeView {
+  const trend = reading.trend.slice(-TREND_POINTS);
+  return {
+    agent,
+    sessionId: reading.sessionId,
+    model: reading.model,
+    transcript: reading.transcript,
+    tokens: reading.tokens,
+    window: reading.window,
+    percent: reading.percent,
+    level: usageLevel(reading.percent),
+    compactions: reading.compactions,
+    compactedSinceUsage: reading.compactedSinceUsage,
+    trend: trend.map((point) => Math.round((point.tokens / reading.window) * 1000) / 10),
+    trendAt: trend.map((point) => point.at),
+    updatedAt: reading.updatedAt,
+    breakdown: breakdownView(reading.breakdown),
+    forecast: reading.forecast,
+  };
+}

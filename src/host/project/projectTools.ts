@@ -65,8 +65,8 @@ export class ProjectTools implements vscode.Disposable {
   private scanTimer: NodeJS.Timeout | undefined;
   private rankTimer: NodeJS.Timeout | undefined;
   private lastRankAt = 0;
-  private rankQueued = false;
-  private scanQueued = false;
+  /** The passes waiting in the project's queue: a second request joins the one waiting. */
+  private readonly queued = new Set<'scanning' | 'ranking'>();
   private role: ProjectEngine['role'];
   private disposed = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -181,17 +181,7 @@ export class ProjectTools implements vscode.Disposable {
     clearTimeout(this.scanTimer);
     this.scanTimer = setTimeout(() => {
       this.scanTimer = undefined;
-      if (this.scanQueued) return;
-      this.scanQueued = true;
-      void this.host
-        .exclusive(async () => {
-          this.scanQueued = false;
-          await this.scanAndRank();
-        })
-        .catch((error: unknown) => {
-          this.scanQueued = false;
-          this.log.error(`scanning the tools of ${this.host.name} failed`, error);
-        });
+      this.enqueue('scanning', () => this.scanAndRank());
     }, delayMs);
   }
 
@@ -208,21 +198,27 @@ export class ProjectTools implements vscode.Disposable {
 
   /** Rank again soon (at most every RANK_THROTTLE_MS), in the queue. `now` skips the wait (a setting changed). */
   scheduleRank(now = false): void {
-    if (this.disposed || this.rankTimer || this.rankQueued) return;
+    if (this.disposed || this.rankTimer || this.queued.has('ranking')) return;
     const wait = now ? 0 : Math.max(0, this.lastRankAt + RANK_THROTTLE_MS - Date.now());
     this.rankTimer = setTimeout(() => {
       this.rankTimer = undefined;
-      this.rankQueued = true;
-      void this.host
-        .exclusive(async () => {
-          this.rankQueued = false;
-          await this.rankNow();
-        })
-        .catch((error: unknown) => {
-          this.rankQueued = false;
-          this.log.error(`ranking the tools of ${this.host.name} failed`, error);
-        });
+      this.enqueue('ranking', () => this.rankNow());
     }, wait);
+  }
+
+  /** Run a pass in the project's queue unless the same one already waits there; a failure is logged. */
+  private enqueue(pass: 'scanning' | 'ranking', run: () => Promise<void>): void {
+    if (this.queued.has(pass)) return;
+    this.queued.add(pass);
+    void this.host
+      .exclusive(async () => {
+        this.queued.delete(pass);
+        await run();
+      })
+      .catch((error: unknown) => {
+        this.queued.delete(pass);
+        this.log.error(`${pass} the tools of ${this.host.name} failed`, error);
+      });
   }
 
   /** Must run inside the queue. Each of the ranking's queries is a task of its own. */

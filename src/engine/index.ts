@@ -21,6 +21,15 @@ export {
 export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
 export { installRecorder, recorderRuntime } from './agents/recorderInstall';
 export { type AgentId } from './agents/types';
+export { agentHintDue, agentHintText, agentHintWaiting, leaveAgentHint } from './context/agentHint';
+export {
+  type CompactWarningInput,
+  type CompactWarningSettings,
+  CompactWarnings,
+  compactWarning,
+  compactWarningSettings,
+  warningLevel,
+} from './context/compactWarning';
 export {
   assembleSessionContext,
   assembleSessionContextInSteps,

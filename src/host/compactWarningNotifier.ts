@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
-import { agentHintDue, agentHintText, agentHintWaiting, leaveAgentHint } from '../engine/context/agentHint';
 import {
+  agentHintDue,
+  agentHintText,
+  agentHintWaiting,
   type CompactWarningInput,
   type CompactWarningSettings,
   CompactWarnings,
   compactWarning,
   compactWarningSettings,
+  type GaugeReading,
+  leaveAgentHint,
   warningLevel,
-} from '../engine/context/compactWarning';
-import type { GaugeReading } from '../engine';
+} from '../engine';
 import type { LiveProject } from './project/liveProject';
 import { runCommand } from './commands/registerCommands';
 import { type Log, shortMessage } from './log';

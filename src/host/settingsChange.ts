@@ -5,6 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { readSettingsText, settingsBackupDir, SettingsParseError, writeSettingsWithBackup } from '../engine';
+import { VSCODE_COMMANDS } from './commands/commandIds';
+import { runCommand } from './commands/registerCommands';
 import { type Log, shortMessage } from './log';
 
 export const PREVIEW_SCHEME = 'context-deck-preview';
@@ -98,12 +100,7 @@ export async function confirmSettingsChange(
     plan.before === undefined
       ? vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `${plan.file}.new` })
       : vscode.Uri.file(plan.file);
-  await vscode.commands.executeCommand(
-    'vscode.diff',
-    before,
-    preview.show(plan),
-    `${action}: proposed changes`,
-  );
+  await runCommand(VSCODE_COMMANDS.diff, before, preview.show(plan), `${action}: proposed changes`);
   return (
     (await vscode.window.showInformationMessage(`${action} with these changes to ${plan.file}?`, action)) ===
     action

@@ -5,6 +5,8 @@
  * a terminal. Trusting the workspace lifts the limits at once.
  */
 import * as vscode from 'vscode';
+import { VSCODE_COMMANDS } from './commands/commandIds';
+import { runCommand } from './commands/registerCommands';
 
 /** Whether `action` may run here; when not, says why and offers to manage trust. */
 export function allowedInWorkspace(action: string): boolean {
@@ -13,6 +15,6 @@ export function allowedInWorkspace(action: string): boolean {
   const message = `Context Deck: ${action} is not available in Restricted Mode, because this workspace is not trusted. Trust the workspace to allow it.`;
   void vscode.window
     .showInformationMessage(message, manage)
-    .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+    .then((choice) => choice === manage && runCommand(VSCODE_COMMANDS.manageTrust));
   return false;
 }

@@ -41,6 +41,8 @@ export const VSCODE_COMMANDS = {
   openFolder: 'workbench.action.files.openFolder',
   revealFileInOS: 'revealFileInOS',
   setContext: 'setContext',
+  diff: 'vscode.diff',
+  manageTrust: 'workbench.trust.manage',
 } as const;
 
 /** A command argument that should be a string (a project id, a query): anything else counts as not given. */

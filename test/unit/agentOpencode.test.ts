@@ -133,6 +133,48 @@ describe('opencode plugin', () => {
     assert.equal((await waitForPayloads(dir, 0)).length, PAYLOADS.length);
   });
 
+  test('session.status idle is a stop, once per busy spell, whether or not session.idle follows it', async () => {
+    // EventSessionStatus (packages/sdk/js/src/v2/gen/types.gen.ts): `status` is {type: "busy"}, {type:
+    // "retry", ...} or {type: "idle"}; opencode publishes the deprecated session.idle beside the idle status.
+    const dir = tempDir();
+    const hook = writeRecorder(dir);
+    const plugin = await loadPlugin(pluginSource({ node: process.execPath, hook, home: dir }), dir);
+    const hooks = await plugin({
+      directory: '/work/proj',
+      worktree: '/work/proj',
+      project: {},
+      client: {},
+      $: {},
+    });
+    const status = (type: string) => ({
+      event: { type: 'session.status', properties: { sessionID: SESSION, status: { type } } },
+    });
+    for (const input of [
+      status('busy'),
+      status('idle'),
+      { event: { type: 'session.idle', properties: { sessionID: SESSION } } },
+      status('idle'),
+      status('busy'),
+      status('retry'),
+      status('idle'),
+    ])
+      await hooks.event(input);
+    const sent = await waitForPayloads(dir, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await waitForPayloads(dir, 0)).length, 2);
+    assert.deepEqual(
+      sent.map((payload) => [payload.hook_event_name, payload.session_id]),
+      [
+        ['Stop', SESSION],
+        ['Stop', SESSION],
+      ],
+    );
+    assert.deepEqual(
+      sent.map((payload) => opencodeAdapter.payloads.normalise(payload)?.kind),
+      ['stop', 'stop'],
+    );
+  });
+
   test('what the plugin recorded normalises to the right events', () => {
     const events = PAYLOADS.map((payload) => opencodeAdapter.payloads.normalise(payload));
     assert.deepEqual(

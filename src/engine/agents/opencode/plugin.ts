@@ -190,10 +190,19 @@ export default async function ContextDeckRecorder(input) {
         if (type === "session.created") emit(type, "SessionStart", id, properties, { source: "startup" });
         return;
       }
+      case "session.status":
+        // Since 1.x the bus reports idle as a status (session.idle is deprecated): one stop per busy spell.
+        if (properties.status && properties.status.type !== "idle") {
+          if (properties.sessionID) session(properties.sessionID).stopped = false;
+          return;
+        }
+      // falls through
       case "session.idle": {
         const id = properties.sessionID;
         const known = id ? session(id) : {};
-        return emit(type, known.parent ? "SubagentStop" : "Stop", id, properties);
+        if (known.stopped) return;
+        known.stopped = true;
+        return emit("session.idle", known.parent ? "SubagentStop" : "Stop", id, properties);
       }
       case "session.compacted": {
         const id = properties.sessionID;
@@ -220,6 +229,7 @@ export default async function ContextDeckRecorder(input) {
     const message = (output && output.message) || {};
     const parts = (output && output.parts) || [];
     const known = session(sessionID);
+    known.stopped = false;
     known.agent = hookInput.agent || message.agent || known.agent;
     known.model = (hookInput.model && hookInput.model.modelID) || (message.model && message.model.modelID) || known.model;
     const text = parts

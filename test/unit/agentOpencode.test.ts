@@ -27,6 +27,7 @@ import {
 import { PORTABLE_RECORDER_COMMAND, recorderCommand } from '../../src/engine/agents/claudeCode/hookSettings';
 import { findNodeOnPath } from '../../src/engine/agents/recorderInstall';
 import { loadSqlJs } from '../../src/engine/storage/sqlJs';
+import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
 import { FIXTURES_DIR, allHookExamples } from '../support/events';
 
 // A dev dependency with a native build: only the tests use it, to write databases the way SQLite itself does.
@@ -650,6 +651,47 @@ describe('opencode sessions', () => {
       JSON.stringify({ type: 'text', text: 'somewhere else' }),
     );
   }
+
+  test('the window is the model’s own, from the catalogue opencode caches, not a guess', async () => {
+    // packages/opencode/src/provider/models.ts: ModelsDev's cache, `<cache>/opencode/models.json` or
+    // $OPENCODE_MODELS_PATH, is models.dev's api.json: providers by id, each with `models` by id and each
+    // model's `limit: { context, output }`. An assistant message names its providerID and modelID.
+    const dir = tempDir();
+    const catalogue = path.join(dir, 'models.json');
+    fs.writeFileSync(
+      catalogue,
+      JSON.stringify({
+        fake: {
+          id: 'fake',
+          name: 'Fake',
+          env: [],
+          npm: '@ai-sdk/openai-compatible',
+          models: {
+            'fake-model': { id: 'fake-model', name: 'Fake', limit: { context: 400000, output: 128000 } },
+          },
+        },
+      }),
+    );
+    const { file, db } = walDatabase(tempDir());
+    const saved = process.env.OPENCODE_MODELS_PATH;
+    try {
+      db.exec(DUMP);
+      process.env.OPENCODE_MODELS_PATH = catalogue;
+      const { items } = await readOpencodeStore(file);
+      assert.deepEqual(
+        items.flatMap((item) => (item.type === 'usage' ? [item.contextWindow] : [])),
+        [400000, 400000],
+      );
+      assert.equal(gaugeOfItems(file, items, 0).window, 400000);
+      process.env.OPENCODE_MODELS_PATH = path.join(dir, 'missing.json');
+      const unknown = await readOpencodeStore(file);
+      assert.ok(unknown.items.every((item) => item.type !== 'usage' || item.contextWindow === undefined));
+    } finally {
+      if (saved === undefined) delete process.env.OPENCODE_MODELS_PATH;
+      else process.env.OPENCODE_MODELS_PATH = saved;
+      db.close();
+    }
+  });
 
   test('the real 1.18.33 store reads as a session, its prompt, its tool call and its usage', async () => {
     const { file, db } = walDatabase(tempDir());

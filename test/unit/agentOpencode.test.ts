@@ -28,7 +28,9 @@ import { PORTABLE_RECORDER_COMMAND, recorderCommand } from '../../src/engine/age
 import { findNodeOnPath } from '../../src/engine/agents/recorderInstall';
 import { loadSqlJs } from '../../src/engine/storage/sqlJs';
 import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
-import { FIXTURES_DIR, allHookExamples } from '../support/events';
+import { FIXTURES_DIR, allHookExamples, tempWorkspace } from '../support/events';
+import { useShippedBundle } from '../support/shipped';
+import { identifyProject } from '../../src/engine/project/projectIdentity';
 
 // A dev dependency with a native build: only the tests use it, to write databases the way SQLite itself does.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -56,6 +58,7 @@ const PAYLOADS = fs
   .filter((line) => line.trim())
   .map((line) => JSON.parse(line) as Json);
 
+const shipped = useShippedBundle();
 const temps: string[] = [];
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-opencode-'));
@@ -125,7 +128,11 @@ describe('opencode plugin', () => {
       client: {},
       $: {},
     });
-    assert.deepEqual(Object.keys(hooks).sort(), ['chat.message', 'event']);
+    assert.deepEqual(Object.keys(hooks).sort(), [
+      'chat.message',
+      'event',
+      'experimental.chat.system.transform',
+    ]);
     for (const call of CALLS) await hooks[call.hook](call.input, call.output);
     const sent = await waitForPayloads(dir, PAYLOADS.length);
     assert.deepEqual(sent.map(canonical).sort(), PAYLOADS.map(canonical).sort());
@@ -174,6 +181,51 @@ describe('opencode plugin', () => {
       sent.map((payload) => opencodeAdapter.payloads.normalise(payload)?.kind),
       ['stop', 'stop'],
     );
+  });
+
+  test('the session context reaches opencode: the shipped recorder’s output, added to the system lines', async () => {
+    // packages/plugin/src/index.ts `Hooks["experimental.chat.system.transform"]`: (input: { sessionID?:
+    // string; model: Model }, output: { system: string[] }), called before each model call.
+    const ws = tempWorkspace('cd-opencode-context-');
+    try {
+      const context = '# Context Deck\n\n## Recent Changes\n- Modified src/a.ts (2 hours ago)\n';
+      const contextFile = path.join(
+        ws.home,
+        'projects',
+        identifyProject(ws.project).id,
+        'session-context.md',
+      );
+      fs.mkdirSync(path.dirname(contextFile), { recursive: true });
+      fs.writeFileSync(contextFile, context);
+      const source = pluginSource({ node: process.execPath, hook: shipped('hook'), home: ws.home });
+      const plugin = await loadPlugin(source, tempDir());
+      const hooks = await plugin({
+        directory: ws.project,
+        worktree: ws.project,
+        project: {},
+        client: {},
+        $: {},
+      });
+      const created = (id: string, parentID?: string) => ({
+        event: {
+          type: 'session.created',
+          properties: { info: { id, directory: ws.project, ...(parentID ? { parentID } : {}) } },
+        },
+      });
+      const transform = async (sessionID: string | undefined) => {
+        const output = { system: ['You are opencode.'] };
+        await hooks['experimental.chat.system.transform']({ sessionID, model: { id: 'gpt-5' } }, output);
+        return output.system;
+      };
+      await hooks.event(created(SESSION));
+      await hooks.event(created(CHILD, SESSION));
+      assert.deepEqual(await transform(SESSION), ['You are opencode.', context]);
+      assert.deepEqual(await transform(SESSION), ['You are opencode.', context], 'every model call has it');
+      assert.deepEqual(await transform(CHILD), ['You are opencode.'], 'a subagent starts from its task');
+      assert.deepEqual(await transform(undefined), ['You are opencode.']);
+    } finally {
+      ws.cleanup();
+    }
   });
 
   test('what the plugin recorded normalises to the right events', () => {

@@ -171,7 +171,8 @@ export const vscodeHooks: HookInstaller<VscodeHookScope> = {
   scopes: VSCODE_HOOK_SCOPES,
   describeScope: (scope) =>
     scope === 'project'
-      ? 'Everyone who opens this workspace in VS Code (.github/hooks, committed with the repository)'
+      ? 'Everyone who opens this workspace in VS Code (.github/hooks, committed with the repository); ' +
+        'GitHub Copilot CLI runs the same file, .github/hooks/context-deck.json, and is recorded as itself'
       : 'Just you, in every workspace (~/.copilot/hooks)',
   settingsPath: vscodeHookPath,
   planConnect: planVscodeConnect,

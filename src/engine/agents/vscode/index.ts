@@ -30,4 +30,5 @@ export {
   vscodeHookPath,
   vscodeHookState,
   vscodeHooks,
+  windowsRecorderCommand,
 } from './hookFiles';

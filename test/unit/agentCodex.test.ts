@@ -21,6 +21,7 @@ import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
 import { zstdDecoder } from '../../src/engine/agents/sessionBytes';
 import type { EventPayload } from '../../src/engine/log/eventLine';
 import { sessionGauge, sessionOfFile } from '../../src/engine/transcripts/activeSession';
+import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
 import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
 
@@ -899,5 +900,29 @@ describe('Codex session files told by their content', () => {
       assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), []);
     }
     fs.rmSync(home, { recursive: true, force: true });
+  });
+});
+
+describe('Codex context breakdown', () => {
+  test('the base instructions, AGENTS.md and the tools, estimated, and the conversation as the rest', async () => {
+    const { items } = await codexSessions.read(CLI_ROLLOUT);
+    const reading = gaugeOfItems(CLI_ROLLOUT, items, 0);
+    const byName = new Map(reading.breakdown.categories.map((category) => [category.name, category]));
+    // session_meta.base_instructions and the environment and permission messages Codex adds.
+    assert.ok((byName.get('system_prompt')?.tokens ?? 0) > 3000);
+    assert.ok((byName.get('memory_files')?.tokens ?? 0) > 0, 'the AGENTS.md message');
+    assert.ok((byName.get('system_tools')?.tokens ?? 0) > 0, 'what the first call held besides');
+    for (const name of ['system_prompt', 'memory_files', 'system_tools', 'messages'] as const)
+      assert.equal(byName.get(name)?.measured, false, `${name} is estimated`);
+    const inContext = reading.breakdown.categories
+      .filter((category) => category.name !== 'free_space' && category.name !== 'autocompact_buffer')
+      .reduce((sum, category) => sum + category.tokens, 0);
+    assert.equal(inContext, reading.tokens, 'the parts add up to the gauge');
+    // The first reading, less the first prompt, is the fixed part.
+    const fixed = ['system_prompt', 'memory_files', 'system_tools'].reduce(
+      (sum, name) => sum + (byName.get(name as 'system_prompt')?.tokens ?? 0),
+      0,
+    );
+    assert.equal(fixed, 18870 - Math.ceil('show tools'.length / 4));
   });
 });

@@ -704,7 +704,7 @@ describe('opencode sessions', () => {
     );
   }
 
-  test('the window is the model’s own, from the catalogue opencode caches, not a guess', async () => {
+  test('the window is the model’s own, from the catalogue opencode caches, and the fixed prompt apart', async () => {
     // packages/opencode/src/provider/models.ts: ModelsDev's cache, `<cache>/opencode/models.json` or
     // $OPENCODE_MODELS_PATH, is models.dev's api.json: providers by id, each with `models` by id and each
     // model's `limit: { context, output }`. An assistant message names its providerID and modelID.
@@ -734,7 +734,18 @@ describe('opencode sessions', () => {
         items.flatMap((item) => (item.type === 'usage' ? [item.contextWindow] : [])),
         [400000, 400000],
       );
-      assert.equal(gaugeOfItems(file, items, 0).window, 400000);
+      const reading = gaugeOfItems(file, items, 0);
+      assert.equal(reading.window, 400000);
+      // The store holds no system prompt: what the first call held besides the first prompt is the fixed part.
+      assert.deepEqual(
+        reading.breakdown.categories.map(({ name, tokens, measured }) => [name, tokens, measured]),
+        [
+          ['system_prompt', 128 - Math.ceil('"run echo fixture please"'.length / 4), false],
+          ['messages', 156 - 128 + Math.ceil('"run echo fixture please"'.length / 4), false],
+          ['free_space', 400000 - 156, true],
+          ['autocompact_buffer', 0, false],
+        ],
+      );
       process.env.OPENCODE_MODELS_PATH = path.join(dir, 'missing.json');
       const unknown = await readOpencodeStore(file);
       assert.ok(unknown.items.every((item) => item.type !== 'usage' || item.contextWindow === undefined));

@@ -49,6 +49,11 @@ const INJECTED_PREFIXES = [
   '<subagent_notification>',
 ];
 
+/** The injected messages that carry the project's instructions (AGENTS.md): Claude Code's memory files. */
+const MEMORY_PREFIXES = ['# AGENTS.md instructions', '<user_instructions>', '<INSTRUCTIONS>'];
+/** The ones that carry Codex's own standing instructions: part of its system prompt. */
+const SYSTEM_PREFIXES = ['<environment_context>', '<permissions instructions>'];
+
 const RESPONSE_ITEM_TYPES = new Set([
   'message',
   'reasoning',
@@ -292,6 +297,32 @@ class RolloutReader {
     const parent = text(meta.forked_from_id);
     if (parent !== undefined && parent !== this.sessionId) item.parentSessionId = parent;
     this.items.push(item);
+    const base = text(record(meta.base_instructions).text) ?? text(meta.instructions);
+    if (base) this.items.push(this.contextPart('system_prompt', base, item.at));
+  }
+
+  private contextPart(
+    category: 'system_prompt' | 'memory_files',
+    content: string,
+    at = this.at,
+  ): Extract<SessionItem, { type: 'context' }> {
+    return {
+      type: 'context',
+      sessionId: this.sessionId,
+      at,
+      category,
+      key: hash(content),
+      chars: content.length,
+    };
+  }
+
+  /** A message Codex adds to the conversation: the project's instructions, or its own (environment...). */
+  private injected(message: string): void {
+    const start = message.trimStart();
+    if (MEMORY_PREFIXES.some((prefix) => start.startsWith(prefix)))
+      this.push(this.contextPart('memory_files', message));
+    else if (SYSTEM_PREFIXES.some((prefix) => start.startsWith(prefix)))
+      this.push(this.contextPart('system_prompt', message));
   }
 
   private turn(turnId: string | undefined): void {
@@ -350,9 +381,13 @@ class RolloutReader {
 
   private responseItem(payload: Json): void {
     switch (payload.type) {
-      case 'message':
-        if (!this.promptEvents && payload.role === 'user') this.prompt(messageText(payload.content));
+      case 'message': {
+        const content = messageText(payload.content);
+        if ((payload.role === 'user' || payload.role === 'developer') && content && isInjected(content))
+          this.injected(content);
+        else if (!this.promptEvents && payload.role === 'user') this.prompt(content);
         break;
+      }
       case 'function_call': {
         const name = qualifiedName(text(payload.name) ?? '', payload.namespace);
         const callId = text(payload.call_id) ?? text(payload.id);

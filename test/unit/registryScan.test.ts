@@ -601,6 +601,20 @@ describe('config scan: the other agents’ own config', () => {
     assert.deepEqual(result.problems, []);
   });
 
+  test("the user's VS Code mcp.json declares global servers, named as VS Code names their tools", () => {
+    place(userHome, '.config/Code/User/mcp.json', fixture('mcp/vscode-mcp.0GiS0-youtube-mcp-server.jsonc'));
+    const global = scanConfigs({ projectRoot: ws.project, userHome, scopes: ['global'] });
+    assert.deepEqual(
+      global.entries
+        .filter((entry) => entry.source.endsWith('mcp.json'))
+        .map(({ name, scope, line }) => ({ name, scope, line })),
+      [
+        { name: 'mcp_remote-mcp_*', scope: 'global', line: 3 },
+        { name: 'mcp_stdio-mcp_*', scope: 'global', line: 7 },
+      ],
+    );
+  });
+
   test('a config.toml that does not parse is a problem of that file, not a failed scan', () => {
     place(ws.project, '.mcp.json', '{"mcpServers": {"github": {"command": "gh-mcp"}}}');
     const file = place(ws.project, '.codex/config.toml', '[mcp_servers.broken\ncommand = ');

@@ -1,7 +1,6 @@
 /**
  * The MCP servers VS Code's agent uses: `servers` in the workspace's `.vscode/mcp.json` and in the user's
- * `mcp.json` (VS Code's user folder: `~/.config/Code/User` on Linux, `~/Library/Application Support/Code/User`
- * on macOS, `%APPDATA%\Code\User` on Windows; Insiders in `Code - Insiders`), each `{ type: "stdio",
+ * `User/mcp.json` in VS Code's user data folders (transcript.ts `vscodeUserDataDirs`), each `{ type: "stdio",
  * command, args, env }` or `{ type: "http" | "sse", url, headers }` (microsoft/vscode-docs
  * docs/copilot/reference/mcp-configuration.md). Their tools are named `mcp_<prefix>_<tool>` (toolKinds.ts),
  * so the registry links a call to the server it belongs to.
@@ -12,22 +11,12 @@ import { readJsonConfig } from '../../registry/jsonConfig';
 import { clipDescription } from '../../registry/markdownTools';
 import type { DeclaredServer, ToolConfig } from '../adapter';
 import { vscodeMcpToolName } from './toolKinds';
+import { vscodeUserDataDirs } from './transcript';
 
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** VS Code's user folders (stable and Insiders) on this platform. */
-function userFolders(userHome: string, env: NodeJS.ProcessEnv): string[] {
-  const base =
-    process.platform === 'win32'
-      ? env.APPDATA?.trim() || path.join(userHome, 'AppData', 'Roaming')
-      : process.platform === 'darwin'
-        ? path.join(userHome, 'Library', 'Application Support')
-        : env.XDG_CONFIG_HOME?.trim() || path.join(userHome, '.config');
-  return ['Code', 'Code - Insiders'].map((product) => path.join(base, product, 'User'));
 }
 
 function configFiles(
@@ -36,8 +25,8 @@ function configFiles(
   env: NodeJS.ProcessEnv,
 ): Array<{ file: string; scope: DeclaredServer['scope'] }> {
   return [
-    ...userFolders(userHome, env).map((dir) => ({
-      file: path.join(dir, 'mcp.json'),
+    ...vscodeUserDataDirs({ ...env, HOME: userHome }).map((dir) => ({
+      file: path.join(dir, 'User', 'mcp.json'),
       scope: 'global' as const,
     })),
     { file: path.join(projectRoot, '.vscode', 'mcp.json'), scope: 'project' },

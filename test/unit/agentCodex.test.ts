@@ -18,9 +18,10 @@ import { codexPayloads } from '../../src/engine/agents/codex/payload';
 import { parseToolText } from '../../src/engine/agents/codex/toolCalls';
 import { readRollout } from '../../src/engine/agents/codex/rollout';
 import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
-import { zstdDecoder } from '../../src/engine/agents/sessionBytes';
+import { readSessionBytes } from '../../src/engine/agents/sessionBytes';
 import type { EventPayload } from '../../src/engine/log/eventLine';
 import { sessionGauge, sessionOfFile } from '../../src/engine/transcripts/activeSession';
+import { sessionFileOwner } from '../../src/engine/transcripts/agentSessionImport';
 import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
 import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
@@ -878,7 +879,7 @@ describe('Codex session files told by their content', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a compressed rollout (.jsonl.zst) is read like the plain one, or reported where zstd is missing', async () => {
+  test('a compressed rollout (.jsonl.zst) is read like the plain one, and a plain sibling wins', async () => {
     // codex-rs/rollout compression.rs: cold rollouts become `rollout-*.jsonl.zst`, and a plain sibling wins.
     const home = tempDir();
     const day = path.join(home, 'sessions', '2026', '05', '11');
@@ -886,20 +887,31 @@ describe('Codex session files told by their content', () => {
     const file = path.join(day, `rollout-2026-05-11T11-26-55-${CLI_SESSION}.jsonl.zst`);
     fs.copyFileSync(CLI_ROLLOUT_ZST, file);
     const root = '/Users/Sample_User/repos/codemie-ai/codemie-code';
-    if (zstdDecoder()) {
-      assert.equal(sessionOfFile(file).agent, 'codex');
-      assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), [file]);
-      assert.deepEqual(await codexSessions.read(file), await codexSessions.read(CLI_ROLLOUT));
-      fs.copyFileSync(CLI_ROLLOUT, file.replace(/\.zst$/, ''));
-      assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), [file.replace(/\.zst$/, '')]);
-    } else {
-      assert.throws(
-        () => sessionOfFile(file),
-        /compressed with zstd, which this Node\.js .* cannot decompress/,
-      );
-      assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), []);
-    }
+    assert.equal(sessionOfFile(file).agent, 'codex');
+    assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), [file]);
+    assert.deepEqual(await codexSessions.read(file), await codexSessions.read(CLI_ROLLOUT));
+    fs.copyFileSync(CLI_ROLLOUT, file.replace(/\.zst$/, ''));
+    assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), [file.replace(/\.zst$/, '')]);
     fs.rmSync(home, { recursive: true, force: true });
+  });
+});
+
+describe('compressed session files are read within bounds', () => {
+  test('a small file that decompresses to 64 MiB gives only the head asked for', () => {
+    const head = readSessionBytes(path.join(CODEX_DIR, 'zeros-64MiB.zst'), 1000);
+    assert.equal(head.length, 1000);
+    assert.ok(head.every((byte) => byte === 0));
+  });
+
+  test('a damaged frame is reported as unreadable, never read as lines', () => {
+    const file = path.join(tempDir(), 'rollout-2026-05-11T11-26-55-damaged.jsonl.zst');
+    fs.writeFileSync(
+      file,
+      Buffer.concat([fs.readFileSync(CLI_ROLLOUT_ZST).subarray(0, 64), Buffer.alloc(64, 7)]),
+    );
+    assert.throws(() => readSessionBytes(file));
+    const owner = sessionFileOwner(file);
+    assert.match('problem' in owner ? owner.problem : '', /cannot be read/);
   });
 });
 

@@ -1,10 +1,10 @@
 /**
  * The bytes of an agent's session file, decompressed where the agent compressed it (Codex's cold rollouts,
- * `rollout-*.jsonl.zst`, are zstd frames). Node's zlib decodes zstd from Node 22.15 and 23.8; where it
- * cannot, a compressed file is reported as unreadable rather than read as lines of garbage.
+ * `rollout-*.jsonl.zst`, are zstd frames). fzstd, a pure-JS decoder, decodes a block at a time on every
+ * Node.js the extension host may run (Node 20's zlib has no zstd), so no more than the bytes wanted are held.
  */
 import * as fs from 'node:fs';
-import * as zlib from 'node:zlib';
+import { Decompress } from 'fzstd';
 
 /** The magic number every zstd frame starts with (RFC 8878, 3.1.1). */
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -13,29 +13,31 @@ export function isZstd(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && ZSTD_MAGIC.every((byte, i) => bytes[i] === byte);
 }
 
-type Decoder = (data: Uint8Array, maxBytes: number) => Uint8Array;
+/** A session file larger than this, compressed or not, is not one an agent wrote. */
+const MAX_SESSION_BYTES = 1024 * 1024 * 1024;
 
-const builtIn = (
-  zlib as { zstdDecompressSync?: (data: Uint8Array, options: { maxOutputLength: number }) => Buffer }
-).zstdDecompressSync;
+const ENOUGH = Symbol('enough');
 
-/** The zstd decoder this process has, if any. */
-export function zstdDecoder(): Decoder | undefined {
-  return builtIn && ((data, maxBytes) => builtIn(data, { maxOutputLength: maxBytes }));
-}
-
-export class ZstdUnavailableError extends Error {
-  constructor(readonly file: string) {
-    super(`compressed with zstd, which this Node.js (${process.version}) cannot decompress`);
+/** The first `limit` decompressed bytes of `data`, and whether that was all of them. */
+function decompressHead(data: Uint8Array, limit: number): { bytes: Buffer; whole: boolean } {
+  const blocks: Uint8Array[] = [];
+  let total = 0;
+  const stream = new Decompress((block) => {
+    blocks.push(block);
+    total += block.length;
+    if (total > limit) throw ENOUGH;
+  });
+  try {
+    stream.push(data, true);
+  } catch (error) {
+    if (error !== ENOUGH) throw error;
   }
+  return { bytes: Buffer.concat(blocks, total).subarray(0, limit), whole: total <= limit };
 }
-
-/** A decompressed session file larger than this is not one an agent wrote. */
-const MAX_DECOMPRESSED = 1024 * 1024 * 1024;
 
 /**
- * The file's bytes (its first `maxBytes` when given), decompressed when they are a zstd frame. Throws
- * ZstdUnavailableError where they cannot be, and what reading throws.
+ * The file's bytes (its first `maxBytes` when given), decompressed when they are a zstd frame. Throws what
+ * reading or decoding throws, and for a file that is, or decompresses to, more than 1 GiB.
  */
 export function readSessionBytes(file: string, maxBytes?: number): Buffer {
   const fd = fs.openSync(file, 'r');
@@ -47,21 +49,15 @@ export function readSessionBytes(file: string, maxBytes?: number): Buffer {
       const head = Buffer.alloc(Math.min(maxBytes, fs.fstatSync(fd).size));
       return head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
     }
+    if (fs.fstatSync(fd).size > MAX_SESSION_BYTES) throw new RangeError('larger than 1 GiB');
     bytes = fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
   }
   if (!isZstd(bytes)) return bytes;
-  const decode = zstdDecoder();
-  if (!decode) throw new ZstdUnavailableError(file);
-  const limit = maxBytes ?? MAX_DECOMPRESSED;
-  try {
-    return Buffer.from(decode(bytes, limit));
-  } catch (error) {
-    // Past the limit: the part wanted (a head) is all there is to read.
-    if (maxBytes === undefined) throw error;
-    return Buffer.from(decode(bytes, MAX_DECOMPRESSED)).subarray(0, maxBytes);
-  }
+  const { bytes: decompressed, whole } = decompressHead(bytes, maxBytes ?? MAX_SESSION_BYTES);
+  if (!whole && maxBytes === undefined) throw new RangeError('decompresses to more than 1 GiB');
+  return decompressed;
 }
 
 /** Whether the last `lookback` bytes of a session file (decompressed) hold `marker`; false when unreadable. */

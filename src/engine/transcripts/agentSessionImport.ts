@@ -4,7 +4,7 @@
  * when its size or time changed; the rows are keyed, so nothing is counted twice.
  */
 import { AGENT_ADAPTERS } from '../agents';
-import { ZstdUnavailableError, readSessionBytes } from '../agents/sessionBytes';
+import { readSessionBytes } from '../agents/sessionBytes';
 import { visibleLine } from '../../shared/visibleText';
 import { recogniseClaudeTranscript } from './transcriptLine';
 import { sessionFileStamp } from './sessionFileGauge';
@@ -59,9 +59,8 @@ export function sessionFileOwner(file: string): SessionFileOwner {
   let head: string;
   try {
     head = sessionHead(file);
-  } catch (error) {
-    const why = error instanceof ZstdUnavailableError ? error.message : 'cannot be read';
-    return { agent: undefined, problem: `${name}: ${why}` };
+  } catch {
+    return { agent: undefined, problem: `${name}: cannot be read` };
   }
   const adapter = withSessions().find((candidate) => candidate.sessions.recognise(head));
   if (adapter) return { agent: 'other', found: { file, adapter } };

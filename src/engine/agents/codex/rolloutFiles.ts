@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionFiles, SessionItem } from '../adapter';
 import { codexHome, isInside } from './paths';
-import { readSessionBytes, sessionTailIncludes, zstdDecoder } from '../sessionBytes';
+import { readSessionBytes, sessionTailIncludes } from '../sessionBytes';
 import { readRollout, recogniseRolloutHead, rolloutCwd } from './rollout';
 
 const ROLLOUT_NAME = /^rollout-.*\.jsonl(\.zst)?$/;
@@ -31,8 +31,7 @@ function rolloutFilesUnder(dir: string, depth: number, found: string[]): void {
     else if (entry.isFile() && ROLLOUT_NAME.test(entry.name)) {
       // Codex reads the plain file when both exist (a compression under way), and so does this.
       const compressed = entry.name.endsWith('.zst');
-      if (compressed && (!zstdDecoder() || entries.some((other) => `${other.name}.zst` === entry.name)))
-        continue;
+      if (compressed && entries.some((other) => `${other.name}.zst` === entry.name)) continue;
       found.push(full);
     }
   }

@@ -1,7 +1,7 @@
 import type { ContextForecast } from '../../src/engine/transcripts/contextForecast';
 import { forecastText, tippingText } from '../../src/shared/forecastText';
 import type { AdviceActionKind, AdviceView, RecommendationView } from '../../src/shared/protocol';
-import { formatTokens } from '../format';
+import { formatTokens, keepHyphenatedWords } from '../format';
 import { post } from '../vscode';
 import { Breakable } from './Breakable';
 import './advice.css';
@@ -59,8 +59,9 @@ export function AdvicePanel({
       ))}
       {forecast?.stepsLeft != null && (
         <p class="advice-forecast" data-testid="advice-forecast">
-          <i class="codicon codicon-watch" aria-hidden="true" /> At this pace: {forecastText(forecast)}.
-          {tipping && ` What tips it: ${tipping}.`}
+          <i class="codicon codicon-watch" aria-hidden="true" /> At this pace:{' '}
+          {keepHyphenatedWords(forecastText(forecast))}.
+          {tipping && ` What tips it: ${keepHyphenatedWords(tipping)}.`}
         </p>
       )}
       <div class="advice-compact">

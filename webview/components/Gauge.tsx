@@ -2,7 +2,7 @@ import { agentName } from '../../src/shared/agents';
 import { forecastText, forecastTarget, tippingText } from '../../src/shared/forecastText';
 import type { GaugeView } from '../../src/shared/protocol';
 import { isSessionActive } from '../../src/shared/sessionActivity';
-import { formatCount, formatTokens, relativeTime } from '../format';
+import { formatCount, formatTokens, keepHyphenatedWords, relativeTime } from '../format';
 import { useNow } from '../hooks';
 import { Breakdown } from './Breakdown';
 
@@ -129,10 +129,12 @@ function Forecast({ gauge }: { gauge: GaugeView }) {
   return (
     <p class="gauge-forecast muted" data-testid="gauge-forecast">
       <i class="codicon codicon-watch" aria-hidden="true" />{' '}
-      {forecast.stepsLeft === null
-        ? `No ${forecastTarget(forecast)} forecast: ${forecast.reason}.`
-        : `${capitalized(forecastText(forecast))}.`}
-      {tipping && <span class="gauge-tipping"> Growing it: {tipping}.</span>}
+      {keepHyphenatedWords(
+        forecast.stepsLeft === null
+          ? `No ${forecastTarget(forecast)} forecast: ${forecast.reason}.`
+          : `${capitalized(forecastText(forecast))}.`,
+      )}
+      {tipping && <span class="gauge-tipping"> Growing it: {keepHyphenatedWords(tipping)}.</span>}
     </p>
   );
 }

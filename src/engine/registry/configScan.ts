@@ -79,12 +79,11 @@ function projectEntries(
       problems,
     ),
   );
-  // VS Code and Cursor have no per-project disable list.
-  const notDisabled = { scope: 'project' as const, isDisabled: () => false };
-  const vscode = read(path.join(root, '.vscode', 'mcp.json'));
-  if (vscode) entries.push(...serverEntries(vscode, ['servers'], notDisabled));
+  // VS Code's .vscode/mcp.json is read through its adapter, which names its tools as VS Code does.
+  // Cursor has no per-project disable list.
   const cursor = read(path.join(root, '.cursor', 'mcp.json'));
-  if (cursor) entries.push(...serverEntries(cursor, ['mcpServers'], notDisabled));
+  if (cursor)
+    entries.push(...serverEntries(cursor, ['mcpServers'], { scope: 'project', isDisabled: () => false }));
   return entries;
 }
 

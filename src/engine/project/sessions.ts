@@ -48,7 +48,7 @@ export function latestModel(db: Store): string | undefined {
 }
 
 /** How many sessions there are: a new one (of any agent) means a session began since the last count. */
-export function sessionCount(db: Store): number {
+function sessionCount(db: Store): number {
   return db.number('SELECT count(*) FROM sessions');
 }
 

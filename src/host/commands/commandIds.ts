@@ -27,7 +27,7 @@ export const COMMAND_IDS = [
 export type CommandId = (typeof COMMAND_IDS)[number];
 
 /** VS Code passes a command whatever its caller gives (a menu's URI, a caller's ids): nothing is trusted. */
-export type CommandHandler = (...args: unknown[]) => unknown;
+type CommandHandler = (...args: unknown[]) => unknown;
 
 /** The handlers of some of the commands; the extension joins them into one table of all of them. */
 export type CommandTable<Id extends CommandId = CommandId> = Record<Id, CommandHandler>;

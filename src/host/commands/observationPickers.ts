@@ -24,7 +24,7 @@ function withButtons(row: ObservationRow): ObservationItem {
 }
 
 /** What a row's Enter and buttons do (MemoryCommands). */
-export interface ObservationActions {
+interface ObservationActions {
   open(ref: { projectId: string; id: string }, type?: string): Promise<void>;
   forget(live: LiveProject, id: string): Promise<boolean>;
   copy(observation: Observation): Promise<void>;

@@ -15,7 +15,7 @@ import { clockTime, relativeTime } from '../../shared/relativeTime';
 
 const LABEL_CHARS = 100;
 /** Observations per timeline page. */
-export const TIMELINE_PAGE = 10;
+const TIMELINE_PAGE = 10;
 
 /** A QuickPick row: an observation, or (in the timeline) a step to an earlier or later page. */
 export interface ObservationRow {
@@ -43,7 +43,7 @@ export function observationRow(
 }
 
 /** The snippet is worth a second line when it shows more than the label already does. */
-export function snippetDetail(hit: SearchHit): string | undefined {
+function snippetDetail(hit: SearchHit): string | undefined {
   const label = oneLineClip(hit.text, LABEL_CHARS);
   const snippet = oneLineClip(hit.snippet, 200);
   return snippet && snippet !== label && !label.includes(snippet.replace(/^…|…$/g, '')) ? snippet : undefined;

@@ -13,7 +13,7 @@ export type Intent<T extends IntentType> = Extract<WebviewMessage, { type: T }>;
 export type DashboardIntents = { [T in IntentType]: (message: Intent<T>) => unknown };
 
 /** Where the router reports what it drops and what fails. */
-export interface IntentReport {
+interface IntentReport {
   ignored(raw: unknown): void;
   failed(type: IntentType, error: unknown): void;
 }

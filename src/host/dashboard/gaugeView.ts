@@ -13,7 +13,7 @@ const TREND_POINTS = 60;
 /** The largest items sent to the dashboard (the engine keeps more, for the advice). */
 const ITEMS_SENT = 20;
 
-export function breakdownView(breakdown: ContextBreakdown): BreakdownView {
+function breakdownView(breakdown: ContextBreakdown): BreakdownView {
   return {
     categories: breakdown.categories,
     autocompactAt: breakdown.autocompactAt,

@@ -43,7 +43,7 @@ const FOLD_EVERY_CHUNKS = 64;
 const AFTER_CATCH_UP_MS = 5000;
 
 /** What an ingest needs of its LiveProject: the engine, the queue, and the views it brings up to date. */
-export interface IngestHost {
+interface IngestHost {
   readonly engine: ProjectEngine;
   readonly name: string;
   readonly tools: Pick<ProjectTools, 'afterIngest' | 'discoverNew' | 'scheduleRank'>;

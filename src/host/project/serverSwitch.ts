@@ -15,7 +15,7 @@ import { allowedInWorkspace } from '../workspaceTrust';
 import type { ToolHost } from './toolScan';
 
 /** What the switch needs of the project's tools: whether a server is in the ranking, and a rescan. */
-export interface SwitchedTools {
+interface SwitchedTools {
   isServer(server: string): boolean;
   /** Rescan and rank again, in the project's queue: whatever shows the tools next shows the change. */
   rescan(): Promise<void>;

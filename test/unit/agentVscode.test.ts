@@ -20,6 +20,7 @@ import {
   vscodeToolOutcome,
 } from '../../src/engine/agents/vscode';
 import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
+import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
 
@@ -446,7 +447,11 @@ describe('Connecting VS Code’s agent: .github/hooks/context-deck.json and ~/.c
       assert.ok(!('PreToolUse' in hooks), 'outcomes, not intentions');
       for (const event of VSCODE_RECORDED_EVENTS) {
         assert.deepEqual(hooks[event], [
-          { type: 'command', command: COMMAND, timeout: event === 'SessionStart' ? 5 : 30 },
+          {
+            type: 'command',
+            command: spoolCommandFor(COMMAND, event === 'SessionStart'),
+            timeout: event === 'SessionStart' ? 5 : 30,
+          },
         ]);
       }
       assert.equal(vscodeAdapter.hooks?.isConnected(file, read(file)), true);

@@ -7,6 +7,7 @@ import { type CatchUpOptions, type CatchUpResult, runCatchUpProcess } from './ca
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
+import { drainSpool } from '../log/spool';
 import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
 import { type Router, type Routes, routerFor } from '../log/routing';
@@ -262,6 +263,8 @@ export class ProjectEngine {
     );
     this.ingesting++;
     try {
+      // Payloads the hooks spooled become log lines first, redacted (whichever project's ingest comes first).
+      drainSpool(this.home, this.options.now?.());
       const result = await ingestor.ingestAll(options);
       if (result.bytes > 0 || result.rewritten.length > 0) {
         this.markDirty();

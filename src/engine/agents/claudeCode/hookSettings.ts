@@ -8,6 +8,7 @@ import { type Json, findInGroups, groupsOf, hooksSection } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
 import { resolveHome } from '../../project/paths';
 import { findNodeOnPath, stableRecorderPath } from '../recorderInstall';
+import { isSpoolCommand, spoolCommandFor } from '../spoolCommand';
 
 export type HookScope = 'project' | 'local' | 'user';
 
@@ -86,7 +87,7 @@ export function recorderCommand(
 export function isRecorderCommand(command: unknown): boolean {
   return (
     typeof command === 'string' &&
-    (command.includes(PORTABLE_RECORDER) || /hook\.js"?\s+--home\s/.test(command))
+    (command.includes(PORTABLE_RECORDER) || /hook\.js"?\s+--home\s/.test(command) || isSpoolCommand(command))
   );
 }
 
@@ -114,7 +115,9 @@ interface HookEntry {
   async?: true;
 }
 
-function hookEntry(event: RecordedHookEvent, command: string): HookEntry {
+/** The hook runs `command` as `sh` spooling the payload where it can (see spoolCommand.ts). */
+function hookEntry(event: RecordedHookEvent, recorder: string): HookEntry {
+  const command = spoolCommandFor(recorder, event === 'SessionStart');
   return event === 'SessionStart'
     ? { type: 'command', command, timeout: SESSION_START_TIMEOUT_SECONDS }
     : { type: 'command', command, timeout: ASYNC_HOOK_TIMEOUT_SECONDS, async: true };

@@ -11,6 +11,7 @@ import { type Json, hooksSection, isObject } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
 import { isRecorderCommand } from '../claudeCode/hookSettings';
 import type { HookInstaller, SettingsPlan } from '../adapter';
+import { spoolCommandFor } from '../spoolCommand';
 
 export type VscodeHookScope = 'project' | 'user';
 
@@ -60,7 +61,8 @@ interface HookEntry {
   timeout: number;
 }
 
-function hookEntry(event: VscodeRecordedEvent, command: string): HookEntry {
+function hookEntry(event: VscodeRecordedEvent, recorder: string): HookEntry {
+  const command = spoolCommandFor(recorder, event === 'SessionStart');
   const timeout =
     event === 'SessionStart' ? VSCODE_SESSION_START_TIMEOUT_SECONDS : VSCODE_HOOK_TIMEOUT_SECONDS;
   return { type: 'command', command, timeout };

@@ -41,6 +41,8 @@ export interface DrainResult {
 /** Points where a test stops the drain, as a crash would. */
 export interface DrainSteps {
   claimed?(name: string): void;
+  /** The file is to be appended: not logged already, and not a copy. */
+  checked?(name: string): void;
   appended?(name: string): void;
 }
 
@@ -174,6 +176,7 @@ export function drainSpool(home: string, now = Date.now(), steps: DrainSteps = {
         !claimEvent(home, record.duplicateKey, receivedAt.getTime(), spool);
       if (logged || copy) result.dropped++;
       else {
+        steps.checked?.(entry.name);
         appendEventLine(home, record.line, receivedAt);
         result.logged++;
         steps.appended?.(entry.name);

@@ -66,10 +66,10 @@ interface Ran {
 }
 
 /** Run a hook command as the agent does: `sh -c` in the project folder, the payload on stdin. */
-function runHook(command: string, payload: string): Promise<Ran> {
+function runHook(command: string, payload: string, cwd = ws.project): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], {
-      cwd: ws.project,
+      cwd,
       env: { PATH: process.env.PATH, HOME: path.dirname(ws.home), CONTEXT_DECK_HOME: ws.home },
     });
     let stdout = '';
@@ -212,6 +212,20 @@ describe('the spooling hooks', () => {
     assert.deepEqual(later, { logged: 1, dropped: 0, waiting: 0 });
     assert.match(String((logLines().at(-1)?._cd as Payload).error), /^not JSON/);
     assert.deepEqual(spooled(), []);
+  });
+
+  test('SessionStart in a sub-folder prints its project’s context; a nested project without one prints nothing', async () => {
+    const nested = path.join(ws.project, 'packages', 'app');
+    const deeper = path.join(nested, 'src');
+    fs.mkdirSync(deeper, { recursive: true });
+    writeHookOutputs(ws.home, [ws.project], '- the outer project');
+    const command = hookCommand('codex', 'SessionStart');
+    const start = JSON.stringify(hookEvent('SessionStart', { cwd: ws.project }));
+    const printed = async (cwd: string) => (await runHook(command, start, cwd)).stdout;
+    assert.match(await printed(deeper), /the outer project/);
+    writeHookOutputs(ws.home, [nested], '');
+    assert.equal(await printed(deeper), '');
+    assert.match(await printed(ws.project), /the outer project/);
   });
 
   test('VS Code running the hook of two hook files: the event is logged once', async () => {

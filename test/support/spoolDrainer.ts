@@ -14,4 +14,4 @@ while (Date.now() < Number(startAt)) {
   // Spinning: a timer would wake each drainer at a different moment.
 }
 const steps = crashAt ? { [crashAt]: die } : {};
-process.stdout.write(JSON.stringify(drainSpool(home, Date.now(), steps)));
+process.stdout.write(JSON.stringify(drainSpool(home, { steps })));

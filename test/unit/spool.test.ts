@@ -176,6 +176,8 @@ describe('the spooling hooks', () => {
       await engine.close();
     }
     assert.deepEqual(spooled(), [], 'every spool file removed');
+    const capped = logLines().find((line) => line.tool_use_id === 'big')?._cd as Payload | undefined;
+    assert.ok(Array.isArray(capped?.capped), 'the oversized payload is capped, as the node recorder caps it');
     for (const { file, stat } of filesUnder(ws.home)) {
       if (stat.isDirectory()) {
         assert.equal(stat.mode & 0o777, 0o700, file);
@@ -204,12 +206,12 @@ describe('the spooling hooks', () => {
     for (const id of ids) await spool('claude-code', [toolEvent(id)]);
     const partial = path.join(events, '99999999-0.spool');
     fs.writeFileSync(partial, '{"hook_event_name": "PostToolUse", "tool_respon', { mode: 0o600 });
-    assert.deepEqual(drainSpool(ws.home), { logged: ids.length, dropped: 0, waiting: 1 });
+    assert.deepEqual(drainSpool(ws.home), { logged: ids.length, dropped: 0, waiting: 1, more: false });
     assert.deepEqual(toolIds(), ids);
     assert.deepEqual(spooled(), [path.basename(partial)]);
     // Never finished (its hook was killed): recorded as what it is once no hook can still be writing it.
-    const later = drainSpool(ws.home, Date.now() + STALE_MS + 1000);
-    assert.deepEqual(later, { logged: 1, dropped: 0, waiting: 0 });
+    const later = drainSpool(ws.home, { now: Date.now() + STALE_MS + 1000 });
+    assert.deepEqual(later, { logged: 1, dropped: 0, waiting: 0, more: false });
     assert.match(String((logLines().at(-1)?._cd as Payload).error), /^not JSON/);
     assert.deepEqual(spooled(), []);
   });
@@ -237,7 +239,7 @@ describe('the spooling hooks', () => {
       cwd: ws.project,
     });
     for (let copy = 0; copy < 2; copy++) assert.equal((await runHook(command, event)).status, 0);
-    assert.deepEqual(drainSpool(ws.home), { logged: 1, dropped: 1, waiting: 0 });
+    assert.deepEqual(drainSpool(ws.home), { logged: 1, dropped: 1, waiting: 0, more: false });
     assert.equal(logLines().length, 1);
   });
 });

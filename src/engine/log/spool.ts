@@ -11,7 +11,8 @@
  * - An append that fails (a full disk) leaves its claim to the next pass, and ends this one.
  * Files are taken in the order they were written (modification time), so events keep their order. A file
  * still being written (not yet a whole JSON object, and changed within STALE_MS) waits for the next pass.
- * Synchronous on purpose: two drains of one process never run at once.
+ * A pass is synchronous, so two passes of one process never run at once; it takes at most `limit` files,
+ * so that a large backlog keeps the host responsive between passes.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,9 +37,18 @@ export interface DrainResult {
   waiting: number;
   /** Why the pass stopped early (an append failed), if it did. */
   failed?: string;
+  /** Files left for another pass by the limit (never after a failure, which the next ingest retries). */
+  more: boolean;
 }
 
 /** Points where a test stops the drain, as a crash would. */
+export interface DrainOptions {
+  now?: number;
+  /** Most files taken in one pass. */
+  limit?: number;
+  steps?: DrainSteps;
+}
+
 export interface DrainSteps {
   claimed?(name: string): void;
   /** The file is to be appended: not logged already, and not a copy. */
@@ -145,11 +155,13 @@ function loggedAlready(logFile: string, spool: string): boolean {
   return false;
 }
 
-/** Redact every spooled payload of `home` into its event log and remove it; never throws. */
-export function drainSpool(home: string, now = Date.now(), steps: DrainSteps = {}): DrainResult {
+/** Redact the spooled payloads of `home` into its event log and remove them; never throws. */
+export function drainSpool(home: string, options: DrainOptions = {}): DrainResult {
+  const { now = Date.now(), limit = Infinity, steps = {} } = options;
   const dir = eventsDir(home);
-  const result: DrainResult = { logged: 0, dropped: 0, waiting: 0 };
-  for (const entry of listSpool(dir)) {
+  const entries = listSpool(dir);
+  const result: DrainResult = { logged: 0, dropped: 0, waiting: 0, more: entries.length > limit };
+  for (const entry of entries.slice(0, limit)) {
     const claim = path.join(dir, `${entry.name}.${process.pid}.claim`);
     try {
       fs.renameSync(path.join(dir, entry.current), claim);
@@ -185,6 +197,7 @@ export function drainSpool(home: string, now = Date.now(), steps: DrainSteps = {
     } catch (error) {
       // Left claimed: the next pass takes it over. A full disk fails every append: stop here.
       result.failed = error instanceof Error ? error.message : String(error);
+      result.more = false;
       break;
     }
   }

@@ -226,9 +226,14 @@ describe('Claude Code hook settings', () => {
     const env = { PATH: path.dirname(process.execPath) };
     assert.deepEqual(portableCommandCaveats(path.join(os.homedir(), '.context-deck'), env), []);
     assert.deepEqual(portableCommandCaveats('/data/cd', { ...env, CONTEXT_DECK_HOME: '/data/cd' }), []);
-    const [otherHome, noNode] = portableCommandCaveats('/data/cd', { PATH: '/nowhere' });
+    const [otherHome, noNode] = portableCommandCaveats('/data/cd', { PATH: '/nowhere' }, true);
     assert.match(otherHome, /set CONTEXT_DECK_HOME=\/data\/cd/);
     assert.match(noNode, /`node` is not on PATH/);
+    // Hooks that run `sh` (all but on Windows) need no node.
+    assert.deepEqual(
+      portableCommandCaveats(path.join(os.homedir(), '.context-deck'), { PATH: '/nowhere' }, false),
+      [],
+    );
   });
 
   test('settings file per scope', () => {

@@ -78,7 +78,9 @@ export function recorderCommand(
   home: string,
   env: NodeJS.ProcessEnv = process.env,
 ): string {
-  if (scope === 'project' || portableCommandCaveats(home, env).length === 0) return PORTABLE_RECORDER_COMMAND;
+  // The node command: what opencode's plugin and Windows run (elsewhere the hooks derive `sh` from it).
+  if (scope === 'project' || portableCommandCaveats(home, env, true).length === 0)
+    return PORTABLE_RECORDER_COMMAND;
   const prefix = runtime.electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
   return `${prefix}${quote(runtime.node)} ${quote(stableRecorderPath(home))} --home ${quote(home)}`;
 }
@@ -95,13 +97,18 @@ export function isRecorderCommand(command: unknown): boolean {
  * Why the portable command would record nothing on this machine, if it wouldn't: shown before connecting
  * the team's settings.
  */
-export function portableCommandCaveats(home: string, env: NodeJS.ProcessEnv = process.env): string[] {
+export function portableCommandCaveats(
+  home: string,
+  env: NodeJS.ProcessEnv = process.env,
+  /** Whether the hooks run `node`: on Windows; elsewhere they run `sh` alone (spoolCommand.ts). */
+  needsNode = process.platform === 'win32',
+): string[] {
   const caveats: string[] = [];
   if (home !== resolveHome(undefined, env))
     caveats.push(
       `The team's hooks run the recorder from $CONTEXT_DECK_HOME or ~/.context-deck, but Context Deck's home here is ${home}: set CONTEXT_DECK_HOME=${home} for Claude Code, or connect just for you.`,
     );
-  if (!findNodeOnPath(env))
+  if (needsNode && !findNodeOnPath(env))
     caveats.push(
       "`node` is not on PATH here, and the team's hooks need it: they record nothing on this machine until it is.",
     );

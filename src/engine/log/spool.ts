@@ -123,6 +123,28 @@ function readStart(file: string): { data: Buffer; size: number } | undefined {
   }
 }
 
+/**
+ * Whether a spool file may hold its whole payload: it ends with `}` (and white space). Looked at before the
+ * file is claimed, so that a file still being written is not renamed back and forth (each rename wakes the
+ * extension's watcher, which ingests again).
+ */
+function mayBeWhole(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW_NO_WAIT);
+  } catch {
+    return false;
+  }
+  try {
+    const { size } = fs.fstatSync(fd);
+    const tail = Buffer.alloc(Math.min(size, 64));
+    const read = fs.readSync(fd, tail, 0, tail.length, size - tail.length);
+    return tail.subarray(0, read).toString('latin1').trimEnd().endsWith('}');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function isWholeObject(data: Buffer): boolean {
   try {
     const value: unknown = JSON.parse(data.toString('utf8'));
@@ -162,6 +184,11 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
   const entries = listSpool(dir);
   const result: DrainResult = { logged: 0, dropped: 0, waiting: 0, more: entries.length > limit };
   for (const entry of entries.slice(0, limit)) {
+    const young = now - Number(entry.mtimeNs / 1_000_000n) < STALE_MS;
+    if (young && !entry.leftover && !mayBeWhole(path.join(dir, entry.current))) {
+      result.waiting++;
+      continue;
+    }
     const claim = path.join(dir, `${entry.name}.${process.pid}.claim`);
     try {
       fs.renameSync(path.join(dir, entry.current), claim);
@@ -173,7 +200,7 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
       const read = readStart(claim);
       if (!read) continue;
       const receivedAt = new Date(Number(entry.mtimeNs / 1_000_000n));
-      if (!isWholeObject(read.data) && now - receivedAt.getTime() < STALE_MS) {
+      if (young && !isWholeObject(read.data)) {
         // The hook is still writing it (cat writes a large payload in pieces): back for the next pass.
         fs.renameSync(claim, path.join(dir, entry.name));
         result.waiting++;

@@ -15,6 +15,7 @@ import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { planVscodeConnect } from '../../src/engine/agents/vscode/hookFiles';
 import { writeHookOutputs } from '../../src/engine/context/hookOutput';
 import { STALE_MS, drainSpool } from '../../src/engine/log/spool';
+import { hookOutputFile } from '../../src/engine/project/paths';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { useBundle } from '../support/bundle';
 import { appendSession, savedEvents, useShippedBundle } from '../support/shipped';
@@ -231,6 +232,13 @@ describe('the spooling hooks', () => {
     writeHookOutputs(ws.home, [nested], '');
     assert.equal(await printed(deeper), '');
     assert.match(await printed(ws.project), /the outer project/);
+  });
+
+  test('on Windows the hook output sits where Git Bash finds it from its working folder (/c/Users/…)', () => {
+    assert.equal(
+      hookOutputFile('/h', 'C:\\Users\\dev\\shop', 'win32'),
+      path.join('/h', 'session-start', 'c', 'Users', 'dev', 'shop', 'hook-output.json'),
+    );
   });
 
   test('VS Code running the hook of two hook files: the event is logged once', async () => {

@@ -24,11 +24,9 @@ export function sessionStartOutput(context: string): string | undefined {
 
 /**
  * Write the hook output of each of the project's folders where it differs. An empty context is an empty
- * file: the hook prints nothing, rather than going on to an enclosing project's. Not on Windows, where the
- * hooks run Node, which finds the context file itself.
+ * file: the hook prints nothing, rather than going on to an enclosing project's.
  */
 export function writeHookOutputs(home: string, roots: readonly string[], context: string): void {
-  if (process.platform === 'win32') return;
   const output = sessionStartOutput(context) ?? '';
   for (const root of roots) {
     const file = hookOutputFile(home, root);

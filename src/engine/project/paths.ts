@@ -26,8 +26,13 @@ export const SESSION_CONTEXT_FILE = 'session-context.md';
 export const HOOK_OUTPUT_DIR = 'session-start';
 export const HOOK_OUTPUT_FILE = 'hook-output.json';
 
-export function hookOutputFile(home: string, root: string): string {
-  return join(home, HOOK_OUTPUT_DIR, root, HOOK_OUTPUT_FILE);
+/** `root` as `sh` has it in $PWD: Git Bash, which Claude Code runs hooks with on Windows, says /c/Users/…. */
+export function hookOutputFile(home: string, root: string, platform = process.platform): string {
+  const shellRoot =
+    platform === 'win32'
+      ? root.replace(/^([A-Za-z]):/, (_, drive: string) => `/${drive.toLowerCase()}`).replace(/\\/g, '/')
+      : root;
+  return join(home, HOOK_OUTPUT_DIR, shellRoot, HOOK_OUTPUT_FILE);
 }
 
 export function projectStateDir(home: string, projectId: string): string {

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchBreakdown } from './breakdown.bench';
 import { benchFootprint } from './footprint.bench';
+import { benchForecast } from './forecast.bench';
 import { benchIngest } from './ingest.bench';
 import { benchMemory } from './memory.bench';
 import { benchRecorder } from './recorder.bench';
@@ -30,6 +31,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   redaction: () => benchRedaction(),
   transcripts: () => benchTranscripts(),
   breakdown: () => benchBreakdown(),
+  forecast: () => benchForecast(),
   registry: () => benchRegistry(),
   memory: () => benchMemory(),
   footprint: () => benchFootprint(),

@@ -44,6 +44,8 @@ const nodeEntries = [
   { in: 'src/engine/storage/sqlWarmUpWorker.ts', out: 'sqlWarmUpWorker.js', required: true },
   // Checks a snapshot's integrity before it is opened, off the host's thread (see snapshotCheck.ts).
   { in: 'src/engine/storage/snapshotCheckWorker.ts', out: 'snapshotCheckWorker.js', required: true },
+  // Reads a repository's config files off the host's thread (see scanOffThread.ts).
+  { in: 'src/engine/registry/configScanWorker.ts', out: 'configScanWorker.js', required: true },
 ];
 
 function buildOptions() {

@@ -5,6 +5,7 @@ import { type IntegerRange, type ParsedArgs, numberFlag, stringFlag } from './ar
 import type { CliCommand, CliContext } from './command';
 import { openProject } from './projectSession';
 import { agentName } from '../shared/agents';
+import { forecastText, tippingText } from '../shared/forecastText';
 
 /** --window in tokens: today's windows are 200k and 1M; the top leaves room for far larger ones. */
 const WINDOW_TOKENS: IntegerRange = { min: 1, max: 100_000_000 };
@@ -49,7 +50,8 @@ export async function readActiveSession(
 export const gaugeCommand: CliCommand = {
   name: 'gauge',
   usage: 'gauge [--json] [--transcript FILE] [--window N] [--claude-dir DIR]',
-  summary: "How full the context window of the project's active session is, whichever agent's",
+  summary:
+    "How full the context window of the project's active session is, whichever agent's, and when it will compact",
   flags: { withValue: ['transcript', 'window', 'claude-dir'], boolean: ['json'] },
   async run(args, context) {
     const reading = await readActiveSession(args, context);
@@ -68,6 +70,14 @@ export const gaugeCommand: CliCommand = {
       context.stdout(
         `ctx ${reading.percent}% (${reading.tokens.toLocaleString('en-US')} / ${reading.window.toLocaleString('en-US')} tokens` +
           `${reading.model ? `, ${reading.model}` : ''}${compacted}) ${agentName(reading.agent)} session ${reading.sessionId ?? '?'}`,
+      );
+      const tipping = tippingText(reading.forecast.tipping);
+      context.stdout(
+        forecastText(reading.forecast) +
+          (reading.forecast.stepsLeft === null
+            ? ''
+            : ` at ${reading.forecast.at.toLocaleString('en-US')} tokens`) +
+          (tipping ? `; growing it: ${tipping}` : ''),
       );
     }
     return 0;

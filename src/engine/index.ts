@@ -93,6 +93,7 @@ export {
   rankTools,
   rankToolsInSteps,
   scanConfigs,
+  scanConfigsOffThread,
   type ScanOptions,
   type ToolScope,
   writeProjectServerEnabled,
@@ -110,7 +111,10 @@ export { warmUpSqlJs } from './storage/sqlJs';
 export {
   type BreakdownItem,
   type ContextBreakdown,
+  type ContextForecast,
   ContextGauge,
+  estimateSteps,
+  forecastContext,
   findActiveTranscript,
   type GaugeReading,
   importTranscripts,

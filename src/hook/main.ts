@@ -1,7 +1,8 @@
 /**
  * The recorder: Claude Code runs `node <home>/bin/hook.js [--home DIR]` for each hook event. It appends the
  * payload (redacted, capped, stamped under `_cd`) to `<home>/events/<UTC date>.jsonl` with one write, and
- * prints nothing, except on SessionStart, where it prints the project's session-start context.
+ * prints nothing, except on SessionStart, where it prints the project's session-start context, and on a
+ * prompt for which the host left a line about the coming compaction (agentHint.ts), which it hands on once.
  * Whatever happens it exits 0 (a hook must never hurt the agent), with one exception: when stdin stays open
  * with no whole payload until the wait runs out, it records what arrived and ends itself with SIGKILL, since
  * a process with a read still waiting cannot exit (see stdin.ts).
@@ -11,6 +12,7 @@
  */
 import { writeSync } from 'node:fs';
 import { version } from '../../package.json';
+import { takeAgentHint } from '../engine/context/agentHint';
 import { appendEventLine, readsHookOutput, resolveHome } from '../engine/recording';
 import { claimEvent } from './duplicates';
 import { note } from './note';
@@ -78,6 +80,15 @@ async function main(): Promise<void> {
     const found = findSessionContext(home, record.cwd ?? process.cwd());
     const output = found && sessionStartOutput(found.text);
     if (output) await writeStdout(output);
+  }
+  if (record.kind === 'prompt' && record.sessionId && (!record.agent || readsHookOutput(record.agent))) {
+    const hint = takeAgentHint(home, record.sessionId);
+    if (hint)
+      await writeStdout(
+        JSON.stringify({
+          hookSpecificOutput: { hookEventName: record.event ?? 'UserPromptSubmit', additionalContext: hint },
+        }),
+      );
   }
 }
 

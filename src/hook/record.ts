@@ -117,6 +117,7 @@ export interface Recorded {
   agent?: AgentId;
   /** The payload's `cwd` when it had one. */
   cwd?: string;
+  sessionId?: string;
   /** What tells copies of this event apart from other events, for agents that may run our hook twice. */
   duplicateKey?: string;
 }
@@ -156,6 +157,7 @@ function unparsedRecord(
     kind: event?.kind,
     agent: event?.agent,
     cwd: event?.cwd ?? (typeof fields.cwd === 'string' ? fields.cwd : undefined),
+    sessionId: event?.sessionId,
   };
 }
 
@@ -269,6 +271,7 @@ export function buildRecord(input: RecordInput): Recorded {
     kind: event?.kind,
     agent: event?.agent,
     cwd: event?.cwd ?? (typeof payload.cwd === 'string' ? payload.cwd : undefined),
+    sessionId: event?.sessionId,
     duplicateKey: event?.agent === 'vscode' ? eventKey(payload) : undefined,
   };
 }

@@ -24,6 +24,7 @@ import {
   planSettingsChange,
   writeSettingsChange,
 } from './settingsChange';
+import { allowedInWorkspace } from './workspaceTrust';
 
 /** How a scope reads in the pickers and on the dashboard, whatever agent it belongs to. */
 const SCOPE_WORDS: Readonly<Record<string, { pick: string; label: string }>> = {
@@ -98,6 +99,7 @@ export class AgentConnection {
   }
 
   async connect(home: string, root: string): Promise<boolean> {
+    if (!allowedInWorkspace('Connecting an agent')) return false;
     const adapter = await this.pickAgent(root);
     if (!adapter) return false;
     const scope = await this.pickScope(adapter);
@@ -128,6 +130,7 @@ export class AgentConnection {
   }
 
   async disconnect(home: string, root: string): Promise<boolean> {
+    if (!allowedInWorkspace('Disconnecting an agent')) return false;
     const connected = this.view(root).scopes.filter(
       (scope) => scope.status === 'connected' || scope.status === 'partial',
     );

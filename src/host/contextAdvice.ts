@@ -159,7 +159,8 @@ export class ContextAdvice {
    * user reads the exact line first (and may edit it); Enter sends it as one line, Escape sends nothing.
    */
   private async compact(advice: Advice | undefined): Promise<void> {
-    const terminal = await findAgentTerminal();
+    // Restricted Mode types nothing into a terminal: the line is copied instead.
+    const terminal = vscode.workspace.isTrusted ? await findAgentTerminal() : undefined;
     // A process can rename its terminal: its name is shown as one visible line too.
     const target = terminal && visibleLine(terminal.name);
     const confirmed = await vscode.window.showInputBox({

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { bundledScript, warmUpSqlJs } from '../engine';
 import { AgentConnection } from './agentConnection';
 import { Commands } from './commands';
+import { CompactWarningNotifier } from './compactWarningNotifier';
 import { DASHBOARD_VIEW_ID, DashboardViewProvider } from './dashboardView';
 import { GaugeStatusBar } from './gaugeStatusBar';
 import { HostProfiler } from './hostProfiler';
@@ -42,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     dashboard,
     new GaugeStatusBar(current),
+    new CompactWarningNotifier(current, log),
     rejects,
     vscode.window.registerWebviewViewProvider(DASHBOARD_VIEW_ID, dashboard),
     vscode.workspace.registerTextDocumentContentProvider(REJECTS_SCHEME, rejects),

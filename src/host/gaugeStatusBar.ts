@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { forecastText, tippingText } from '../shared/forecastText';
 import type { GaugeView, UsageLevel } from '../shared/protocol';
 import { relativeTime } from '../shared/relativeTime';
 import { isSessionActive } from '../shared/sessionActivity';
@@ -69,6 +70,9 @@ export class GaugeStatusBar implements vscode.Disposable {
       `${gauge.tokens.toLocaleString('en-US')} of ${gauge.window.toLocaleString('en-US')} tokens` +
         (gauge.model ? ` · ${gauge.model}` : ''),
     );
+    tooltip.appendText(`\n${forecastText(gauge.forecast)}`);
+    const tipping = tippingText(gauge.forecast.tipping);
+    if (tipping && gauge.forecast.stepsLeft !== null) tooltip.appendText(`\nGrowing it: ${tipping}`);
     if (gauge.compactions.length > 0)
       tooltip.appendText(`\nCompacted ${gauge.compactions.length}× this session`);
     if (gauge.compactedSinceUsage)

@@ -229,6 +229,7 @@ export class LiveGauge implements vscode.Disposable {
       trendAt: trend.map((point) => point.at),
       updatedAt: reading.updatedAt,
       breakdown: breakdownView(reading.breakdown),
+      forecast: reading.forecast,
     };
   }
 

@@ -22,6 +22,7 @@ import type { Log } from './log';
 import { guardedCommand } from './memoryCommands';
 import { type Projects, chooseProject } from './projects';
 import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
+import { allowedInWorkspace } from './workspaceTrust';
 
 export const MCP_PROVIDER_ID = 'contextDeck.memory';
 
@@ -153,6 +154,7 @@ export class MemoryServers implements vscode.Disposable {
 
   /** Add the server to an agent's project config after showing exactly what changes. */
   async addToAgent(live: LiveProject): Promise<boolean> {
+    if (!allowedInWorkspace('Adding the memory server')) return false;
     const root = live.engine.identity.mainRoot;
     const adapter = await this.pickAgent('Add the Context Deck memory server to which agent?', root);
     if (!adapter) return false;
@@ -187,6 +189,7 @@ export class MemoryServers implements vscode.Disposable {
   }
 
   async removeFromAgent(live: LiveProject): Promise<boolean> {
+    if (!allowedInWorkspace('Removing the memory server')) return false;
     const root = live.engine.identity.mainRoot;
     const home = os.homedir();
     const added = (adapter: WithMemoryServer) => {

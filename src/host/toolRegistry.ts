@@ -1,6 +1,6 @@
 /**
  * Keeps one project's tool registry current and ranked for the dashboard (issue 4):
- * - the writer scans the agents' config files into the registry at start, after an ingest that brought a
+ * - the writer scans the agents' config files (on a worker thread) into the registry at start, after an ingest that brought a
  *   session start, and when one of those files changes (debounced), and discovers tools from use after
  *   every ingest and history import; a reader ranks the writer's snapshot; both show each tool switched on
  *   or off as their own latest scan of the settings files says (see withConfigSwitches);
@@ -27,7 +27,7 @@ import {
   RANKING_STRATEGIES,
   type RankingStrategy,
   rankToolsInSteps,
-  scanConfigs,
+  scanConfigsOffThread,
   serverSwitches,
   sessionCount,
   toggleConfirmation,
@@ -39,6 +39,7 @@ import {
 } from '../engine';
 import type { ToolProblemView, ToolView, ToolsView } from '../shared/protocol';
 import { type Log, shortMessage } from './log';
+import { allowedInWorkspace } from './workspaceTrust';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
 const CONFIG_DEBOUNCE_MS = 500;
@@ -270,13 +271,16 @@ export class ProjectTools implements vscode.Disposable {
   private async scanNow(): Promise<void> {
     if (this.disposed) return;
     try {
-      const scan: ConfigScan = scanConfigs({ projectRoot: this.root });
+      // On a worker: a hostile repository's files cost a warning, never the host's thread.
+      const scan: ConfigScan = await scanConfigsOffThread({ projectRoot: this.root });
+      if (this.disposed) return;
       this.scan = scan;
       this.scannedAt = Date.now();
       const known = new Set(this.problems.map((problem) => `${problem.file}\0${problem.message}`));
       this.problems = scan.problems.map((problem) => ({
         file: displayPath(problem.file, scan.projectRoot, scan.userHome),
         message: problem.message,
+        ...(problem.readWhole ? { readWhole: true } : {}),
       }));
       for (const problem of this.problems)
         if (!known.has(`${problem.file}\0${problem.message}`))
@@ -446,6 +450,7 @@ export class ProjectTools implements vscode.Disposable {
     enabled: boolean,
     request: ToggleRequest = 'user',
   ): Promise<boolean> {
+    if (!allowedInWorkspace(`${enabled ? 'Enabling' : 'Disabling'} an MCP server`)) return false;
     try {
       return await this.toggleServer(server, enabled, request);
     } catch (error) {

@@ -1,5 +1,6 @@
 /** discover_tools: the project's tool registry, ranked by real use, filtered by the words asked for. */
 import { type BudgetedText, fitToBudget, type ProjectEngine, type RankedTool, rankTools } from '../engine';
+import { visibleLine } from '../shared/visibleText';
 
 const DESCRIPTION_CHARS = 100;
 
@@ -23,8 +24,11 @@ export function discoverTools(
 export function formatTools(tools: readonly RankedTool[], query: string): BudgetedText {
   const lines = tools.map((tool, i) => {
     const success = tool.successRate === null ? '' : `, ${Math.round(tool.successRate * 100)}% ok`;
-    const description = tool.description ? ` | ${tool.description.slice(0, DESCRIPTION_CHARS)}` : '';
-    return `[${i + 1}] ${tool.name} | ${tool.type}, ${tool.status} | score ${tool.score.toFixed(2)} | ${tool.uses7d} uses in 7 days, ${tool.usesTotal} in all${success}${description}`;
+    // Names and descriptions come from the repository's files: one visible line each.
+    const description = tool.description
+      ? ` | ${visibleLine(tool.description).slice(0, DESCRIPTION_CHARS)}`
+      : '';
+    return `[${i + 1}] ${visibleLine(tool.name)} | ${tool.type}, ${tool.status} | score ${tool.score.toFixed(2)} | ${tool.uses7d} uses in 7 days, ${tool.usesTotal} in all${success}${description}`;
   });
   const header = `Tools${query ? ` matching "${query}"` : ''}, most used first${lines.length ? '' : ': none found. Try other words, or none to list all.'}`;
   return fitToBudget(

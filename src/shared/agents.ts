@@ -4,6 +4,7 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   vscode: 'VS Code agent',
   codex: 'Codex CLI',
   opencode: 'opencode',
+  'copilot-cli': 'GitHub Copilot CLI',
 };
 
 export function agentName(id: string): string {

@@ -5,6 +5,7 @@
  */
 
 import type { BreakdownCategory, BreakdownItemKind } from '../engine/transcripts/breakdownTypes';
+import type { ContextForecast } from '../engine/transcripts/contextForecast';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -80,6 +81,8 @@ export interface GaugeView {
   updatedAt: number | null;
   /** What fills the window, once the transcript has been read. */
   breakdown: BreakdownView | null;
+  /** When it will compact or fill, from the session's own growth; or why that cannot be told. */
+  forecast: ContextForecast;
 }
 
 /** The context by category (adding up to the window) and its largest items. */
@@ -244,6 +247,8 @@ export interface ToolView {
 export interface ToolProblemView {
   file: string;
   message: string;
+  /** A warning about a file read whole (its tools are as shown), not a file that could not be read. */
+  readWhole?: boolean;
 }
 
 export interface ToolsView {

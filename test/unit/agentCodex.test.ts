@@ -18,7 +18,11 @@ import { codexPayloads } from '../../src/engine/agents/codex/payload';
 import { parseToolText } from '../../src/engine/agents/codex/toolCalls';
 import { readRollout } from '../../src/engine/agents/codex/rollout';
 import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
+import { readSessionBytes } from '../../src/engine/agents/sessionBytes';
 import type { EventPayload } from '../../src/engine/log/eventLine';
+import { sessionGauge, sessionOfFile } from '../../src/engine/transcripts/activeSession';
+import { sessionFileOwner } from '../../src/engine/transcripts/agentSessionImport';
+import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
 import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
 import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
@@ -34,6 +38,7 @@ const DESKTOP_ROLLOUT = path.join(
   'rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.excerpt.jsonl',
 );
 const CLI_SESSION = '019e1625-789d-76c0-80ab-3724b5ddb799';
+const CLI_ROLLOUT_ZST = `${CLI_ROLLOUT}.zst`;
 
 function payload(name: string): EventPayload {
   return JSON.parse(fs.readFileSync(path.join(PAYLOADS_DIR, name), 'utf8')) as EventPayload;
@@ -527,14 +532,22 @@ describe('Codex rollouts', () => {
     ].join('\n');
     const forked = readRollout(fork);
     assert.equal(forked.skipped, 0);
-    assert.equal(ofType(forked.items, 'session')[0].parentSessionId, CLI_SESSION);
+    const [session] = ofType(forked.items, 'session');
     assert.equal(ofType(forked.items, 'session').length, 1);
+    assert.equal(session.parentSessionId, CLI_SESSION);
+    assert.equal(session.sessionId, forkId);
+    // The parent's lines it copied are the parent's: the fork is its own turn, prompt and call.
+    assert.deepEqual(
+      ofType(forked.items, 'prompt').map((prompt) => prompt.text),
+      ['show tools'],
+    );
+    assert.deepEqual(
+      ofType(forked.items, 'tool').map((item) => item.call.useId),
+      ['call_fork_1'],
+    );
+    assert.deepEqual(ofType(forked.items, 'usage'), []);
     const known = new Set(keysOf(parent.items));
-    const added = keysOf(forked.items).filter((key) => !known.has(key));
-    assert.equal(added.length, 2, 'one new prompt and one new call');
-    assert.equal(new Set(keysOf(forked.items)).size, keysOf(forked.items).length);
-    // The same words in a new turn are a new prompt; the parent's prompts keep their keys.
-    assert.ok(ofType(forked.items, 'prompt').filter((prompt) => prompt.text === 'show tools').length === 2);
+    assert.ok(keysOf(forked.items).every((key) => !known.has(key)));
   });
 
   test('compactions are read once, lines that are no JSON are counted', () => {
@@ -805,5 +818,130 @@ describe('Connecting Codex', () => {
     assert.throws(() => planCodexConnect('/w/hooks.json', '{"hooks": []}', command));
     assert.equal(codexConnected('/w/hooks.json', '{oops'), false);
     assert.deepEqual(planCodexDisconnect('/w/hooks.json', undefined).changes, []);
+  });
+});
+
+describe('Codex session files told by their content', () => {
+  const lines = () => fs.readFileSync(CLI_ROLLOUT, 'utf8').trimEnd().split('\n');
+  const metaOf = (line: string) =>
+    (JSON.parse(line) as { timestamp: string; payload: Record<string, unknown> }).payload;
+
+  /** The CLI rollout with its first line rewritten by `rewrite`, in a file named `name`. */
+  function variant(name: string, rewrite: (first: string) => string): { dir: string; file: string } {
+    const dir = tempDir();
+    const file = path.join(dir, name);
+    const [first, ...rest] = lines();
+    fs.writeFileSync(file, [rewrite(first), ...rest].join('\n') + '\n');
+    return { dir, file };
+  }
+
+  test('a session meta whose fields come in another order, over 64 KiB, in a file of any name, is Codex', async () => {
+    // codex-rs/protocol SessionMetaLine: `session_meta` marks it whatever order a writer puts the fields in
+    // and however long its base instructions are.
+    const { dir, file } = variant('session.jsonl', (first) => {
+      const meta = metaOf(first);
+      const { id, ...others } = meta;
+      const long = `${String((meta.base_instructions as { text: string }).text)}\n`.repeat(20);
+      const payload = { session_id: id, ...others, base_instructions: { text: long }, id };
+      return JSON.stringify({ payload, type: 'session_meta', timestamp: '2026-05-11T08:27:17.490Z' });
+    });
+    assert.ok(fs.readFileSync(file, 'utf8').indexOf('\n') > 64 * 1024);
+    const active = sessionOfFile(file);
+    assert.equal(active.agent, 'codex');
+    const gauge = sessionGauge(active);
+    assert.ok(gauge);
+    await gauge.refresh();
+    const reading = gauge.reading();
+    assert.deepEqual([reading.sessionId, reading.tokens], [CLI_SESSION, 132006]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a meta without a cwd: the project is the turn context’s, and find lists the file', async () => {
+    const home = tempDir();
+    const day = path.join(home, 'sessions', '2026', '05', '11');
+    fs.mkdirSync(day, { recursive: true });
+    const [first, ...rest] = lines();
+    const meta = metaOf(first);
+    delete meta.cwd;
+    const file = path.join(day, `rollout-2026-05-11T11-26-55-${CLI_SESSION}.jsonl`);
+    fs.writeFileSync(file, [JSON.stringify({ ...JSON.parse(first), payload: meta }), ...rest].join('\n'));
+    assert.equal(sessionOfFile(file).agent, 'codex');
+    const root = '/Users/Sample_User/repos/codemie-ai/codemie-code';
+    assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), [file]);
+    const [session] = ofType((await codexSessions.read(file)).items, 'session');
+    assert.equal(session.cwd, root);
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  test('a rollout that records no token count has no gauge; it says so instead of showing 0%', async () => {
+    assert.equal(sessionGauge(sessionOfFile(DESKTOP_ROLLOUT)), undefined);
+    assert.ok(sessionGauge(sessionOfFile(CLI_ROLLOUT)));
+  });
+
+  test('a file no agent writes is reported as such, never read as an empty Claude Code session', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'notes.jsonl');
+    fs.writeFileSync(file, '{"hello":"world"}\n{"rows":[1,2]}\n');
+    assert.throws(() => sessionOfFile(file), /notes\.jsonl: not a session file of any agent/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a compressed rollout (.jsonl.zst) is read like the plain one, and a plain sibling wins', async () => {
+    // codex-rs/rollout compression.rs: cold rollouts become `rollout-*.jsonl.zst`, and a plain sibling wins.
+    const home = tempDir();
+    const day = path.join(home, 'sessions', '2026', '05', '11');
+    fs.mkdirSync(day, { recursive: true });
+    const file = path.join(day, `rollout-2026-05-11T11-26-55-${CLI_SESSION}.jsonl.zst`);
+    fs.copyFileSync(CLI_ROLLOUT_ZST, file);
+    const root = '/Users/Sample_User/repos/codemie-ai/codemie-code';
+    assert.equal(sessionOfFile(file).agent, 'codex');
+    assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), [file]);
+    assert.deepEqual(await codexSessions.read(file), await codexSessions.read(CLI_ROLLOUT));
+    fs.copyFileSync(CLI_ROLLOUT, file.replace(/\.zst$/, ''));
+    assert.deepEqual(codexSessions.find(root, { CODEX_HOME: home }), [file.replace(/\.zst$/, '')]);
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+});
+
+describe('compressed session files are read within bounds', () => {
+  test('a small file that decompresses to 64 MiB gives only the head asked for', () => {
+    const head = readSessionBytes(path.join(CODEX_DIR, 'zeros-64MiB.zst'), 1000);
+    assert.equal(head.length, 1000);
+    assert.ok(head.every((byte) => byte === 0));
+  });
+
+  test('a damaged frame is reported as unreadable, never read as lines', () => {
+    const file = path.join(tempDir(), 'rollout-2026-05-11T11-26-55-damaged.jsonl.zst');
+    fs.writeFileSync(
+      file,
+      Buffer.concat([fs.readFileSync(CLI_ROLLOUT_ZST).subarray(0, 64), Buffer.alloc(64, 7)]),
+    );
+    assert.throws(() => readSessionBytes(file));
+    const owner = sessionFileOwner(file);
+    assert.match('problem' in owner ? owner.problem : '', /cannot be read/);
+  });
+});
+
+describe('Codex context breakdown', () => {
+  test('the base instructions, AGENTS.md and the tools, estimated, and the conversation as the rest', async () => {
+    const { items } = await codexSessions.read(CLI_ROLLOUT);
+    const reading = gaugeOfItems(CLI_ROLLOUT, items, 0);
+    const byName = new Map(reading.breakdown.categories.map((category) => [category.name, category]));
+    // session_meta.base_instructions and the environment and permission messages Codex adds.
+    assert.ok((byName.get('system_prompt')?.tokens ?? 0) > 3000);
+    assert.ok((byName.get('memory_files')?.tokens ?? 0) > 0, 'the AGENTS.md message');
+    assert.ok((byName.get('system_tools')?.tokens ?? 0) > 0, 'what the first call held besides');
+    for (const name of ['system_prompt', 'memory_files', 'system_tools', 'messages'] as const)
+      assert.equal(byName.get(name)?.measured, false, `${name} is estimated`);
+    const inContext = reading.breakdown.categories
+      .filter((category) => category.name !== 'free_space' && category.name !== 'autocompact_buffer')
+      .reduce((sum, category) => sum + category.tokens, 0);
+    assert.equal(inContext, reading.tokens, 'the parts add up to the gauge');
+    // The first reading, less the first prompt, is the fixed part.
+    const fixed = ['system_prompt', 'memory_files', 'system_tools'].reduce(
+      (sum, name) => sum + (byName.get(name as 'system_prompt')?.tokens ?? 0),
+      0,
+    );
+    assert.equal(fixed, 18870 - Math.ceil('show tools'.length / 4));
   });
 });

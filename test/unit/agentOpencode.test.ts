@@ -27,7 +27,10 @@ import {
 import { PORTABLE_RECORDER_COMMAND, recorderCommand } from '../../src/engine/agents/claudeCode/hookSettings';
 import { findNodeOnPath } from '../../src/engine/agents/recorderInstall';
 import { loadSqlJs } from '../../src/engine/storage/sqlJs';
-import { FIXTURES_DIR, allHookExamples } from '../support/events';
+import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
+import { FIXTURES_DIR, allHookExamples, tempWorkspace } from '../support/events';
+import { useShippedBundle } from '../support/shipped';
+import { identifyProject } from '../../src/engine/project/projectIdentity';
 
 // A dev dependency with a native build: only the tests use it, to write databases the way SQLite itself does.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -55,6 +58,7 @@ const PAYLOADS = fs
   .filter((line) => line.trim())
   .map((line) => JSON.parse(line) as Json);
 
+const shipped = useShippedBundle();
 const temps: string[] = [];
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-opencode-'));
@@ -124,13 +128,104 @@ describe('opencode plugin', () => {
       client: {},
       $: {},
     });
-    assert.deepEqual(Object.keys(hooks).sort(), ['chat.message', 'event']);
+    assert.deepEqual(Object.keys(hooks).sort(), [
+      'chat.message',
+      'event',
+      'experimental.chat.system.transform',
+    ]);
     for (const call of CALLS) await hooks[call.hook](call.input, call.output);
     const sent = await waitForPayloads(dir, PAYLOADS.length);
     assert.deepEqual(sent.map(canonical).sort(), PAYLOADS.map(canonical).sort());
     // Nothing more arrives: pending, running and repeated tool parts, step parts and file.edited send nothing.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal((await waitForPayloads(dir, 0)).length, PAYLOADS.length);
+  });
+
+  test('session.status idle is a stop, once per busy spell, whether or not session.idle follows it', async () => {
+    // EventSessionStatus (packages/sdk/js/src/v2/gen/types.gen.ts): `status` is {type: "busy"}, {type:
+    // "retry", ...} or {type: "idle"}; opencode publishes the deprecated session.idle beside the idle status.
+    const dir = tempDir();
+    const hook = writeRecorder(dir);
+    const plugin = await loadPlugin(pluginSource({ node: process.execPath, hook, home: dir }), dir);
+    const hooks = await plugin({
+      directory: '/work/proj',
+      worktree: '/work/proj',
+      project: {},
+      client: {},
+      $: {},
+    });
+    const status = (type: string) => ({
+      event: { type: 'session.status', properties: { sessionID: SESSION, status: { type } } },
+    });
+    for (const input of [
+      status('busy'),
+      status('idle'),
+      { event: { type: 'session.idle', properties: { sessionID: SESSION } } },
+      status('idle'),
+      status('busy'),
+      status('retry'),
+      status('idle'),
+    ])
+      await hooks.event(input);
+    const sent = await waitForPayloads(dir, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await waitForPayloads(dir, 0)).length, 2);
+    assert.deepEqual(
+      sent.map((payload) => [payload.hook_event_name, payload.session_id]),
+      [
+        ['Stop', SESSION],
+        ['Stop', SESSION],
+      ],
+    );
+    assert.deepEqual(
+      sent.map((payload) => opencodeAdapter.payloads.normalise(payload)?.kind),
+      ['stop', 'stop'],
+    );
+  });
+
+  test('the session context reaches opencode: the shipped recorder’s output, added to the system lines', async () => {
+    // packages/plugin/src/index.ts `Hooks["experimental.chat.system.transform"]`: (input: { sessionID?:
+    // string; model: Model }, output: { system: string[] }), called before each model call.
+    const ws = tempWorkspace('cd-opencode-context-');
+    try {
+      const context = '# Context Deck\n\n## Recent Changes\n- Modified src/a.ts (2 hours ago)\n';
+      const contextFile = path.join(
+        ws.home,
+        'projects',
+        identifyProject(ws.project).id,
+        'session-context.md',
+      );
+      fs.mkdirSync(path.dirname(contextFile), { recursive: true });
+      fs.writeFileSync(contextFile, context);
+      const source = pluginSource({ node: process.execPath, hook: shipped('hook'), home: ws.home });
+      const plugin = await loadPlugin(source, tempDir());
+      const hooks = await plugin({
+        directory: ws.project,
+        worktree: ws.project,
+        project: {},
+        client: {},
+        $: {},
+      });
+      const created = (id: string, parentID?: string) => ({
+        event: {
+          type: 'session.created',
+          properties: { info: { id, directory: ws.project, ...(parentID ? { parentID } : {}) } },
+        },
+      });
+      const transform = async (sessionID: string | undefined) => {
+        const output = { system: ['You are opencode.'] };
+        await hooks['experimental.chat.system.transform']({ sessionID, model: { id: 'gpt-5' } }, output);
+        return output.system;
+      };
+      await hooks.event(created(SESSION));
+      await hooks.event(created(CHILD, SESSION));
+      assert.deepEqual(await transform(SESSION), ['You are opencode.', context]);
+      assert.deepEqual(await transform(SESSION), ['You are opencode.', context], 'every model call has it');
+      assert.deepEqual(await transform(CHILD), ['You are opencode.'], 'a subagent starts from its task');
+      assert.deepEqual(await transform(undefined), ['You are opencode.']);
+    } finally {
+      ws.cleanup();
+    }
   });
 
   test('what the plugin recorded normalises to the right events', () => {
@@ -608,6 +703,58 @@ describe('opencode sessions', () => {
       JSON.stringify({ type: 'text', text: 'somewhere else' }),
     );
   }
+
+  test('the window is the model’s own, from the catalogue opencode caches, and the fixed prompt apart', async () => {
+    // packages/opencode/src/provider/models.ts: ModelsDev's cache, `<cache>/opencode/models.json` or
+    // $OPENCODE_MODELS_PATH, is models.dev's api.json: providers by id, each with `models` by id and each
+    // model's `limit: { context, output }`. An assistant message names its providerID and modelID.
+    const dir = tempDir();
+    const catalogue = path.join(dir, 'models.json');
+    fs.writeFileSync(
+      catalogue,
+      JSON.stringify({
+        fake: {
+          id: 'fake',
+          name: 'Fake',
+          env: [],
+          npm: '@ai-sdk/openai-compatible',
+          models: {
+            'fake-model': { id: 'fake-model', name: 'Fake', limit: { context: 400000, output: 128000 } },
+          },
+        },
+      }),
+    );
+    const { file, db } = walDatabase(tempDir());
+    const saved = process.env.OPENCODE_MODELS_PATH;
+    try {
+      db.exec(DUMP);
+      process.env.OPENCODE_MODELS_PATH = catalogue;
+      const { items } = await readOpencodeStore(file);
+      assert.deepEqual(
+        items.flatMap((item) => (item.type === 'usage' ? [item.contextWindow] : [])),
+        [400000, 400000],
+      );
+      const reading = gaugeOfItems(file, items, 0);
+      assert.equal(reading.window, 400000);
+      // The store holds no system prompt: what the first call held besides the first prompt is the fixed part.
+      assert.deepEqual(
+        reading.breakdown.categories.map(({ name, tokens, measured }) => [name, tokens, measured]),
+        [
+          ['system_prompt', 128 - Math.ceil('"run echo fixture please"'.length / 4), false],
+          ['messages', 156 - 128 + Math.ceil('"run echo fixture please"'.length / 4), false],
+          ['free_space', 400000 - 156, true],
+          ['autocompact_buffer', 0, false],
+        ],
+      );
+      process.env.OPENCODE_MODELS_PATH = path.join(dir, 'missing.json');
+      const unknown = await readOpencodeStore(file);
+      assert.ok(unknown.items.every((item) => item.type !== 'usage' || item.contextWindow === undefined));
+    } finally {
+      if (saved === undefined) delete process.env.OPENCODE_MODELS_PATH;
+      else process.env.OPENCODE_MODELS_PATH = saved;
+      db.close();
+    }
+  });
 
   test('the real 1.18.33 store reads as a session, its prompt, its tool call and its usage', async () => {
     const { file, db } = walDatabase(tempDir());

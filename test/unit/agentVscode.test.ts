@@ -10,6 +10,7 @@ import {
   isVscodeRecorderCommand,
   normaliseVscodePayload,
   planVscodeConnect,
+  windowsRecorderCommand,
   planVscodeDisconnect,
   recogniseVscodePayload,
   vscodeAdapter,
@@ -450,6 +451,7 @@ describe('Connecting VS Code’s agent: .github/hooks/context-deck.json and ~/.c
           {
             type: 'command',
             command: spoolCommandFor(COMMAND, event === 'SessionStart'),
+            windows: windowsRecorderCommand(COMMAND),
             timeout: event === 'SessionStart' ? 5 : 30,
           },
         ]);
@@ -535,7 +537,7 @@ describe('Connecting VS Code’s agent: .github/hooks/context-deck.json and ~/.c
   test('a new recorder command updates our entries, keeps keys someone added, and still disconnects', () => {
     const withWindows = (planVscodeConnect('hooks.json', undefined, COMMAND).after ?? '').replace(
       '"timeout": 5',
-      '"timeout": 5,\n        "windows": "powershell -File record.ps1"',
+      '"timeout": 5,\n        "linux": "./record-linux.sh"',
     );
     assert.deepEqual(
       planVscodeConnect('hooks.json', withWindows, COMMAND).changes,
@@ -547,6 +549,20 @@ describe('Connecting VS Code’s agent: .github/hooks/context-deck.json and ~/.c
     assert.ok(moved.changes.every((change) => change.startsWith('update the Context Deck hook')));
     assert.equal(vscodeHookState('hooks.json', moved.after).missing.length, 0);
     assert.equal(planVscodeDisconnect('hooks.json', moved.after).after, undefined);
+  });
+
+  test('on Windows, where VS Code runs hook commands with PowerShell, the entry has a PowerShell command', () => {
+    // microsoft/vscode-docs hooks.md "OS-specific commands": `windows` replaces `command` there, and is run by
+    // PowerShell; a quoted path alone is a string in PowerShell, so the runtime is called with `&`.
+    assert.equal(
+      windowsRecorderCommand(
+        `ELECTRON_RUN_AS_NODE=1 "C:/Program Files/Code/Code.exe" "C:/Users/o'k/.context-deck/bin/hook.js" --home "C:/Users/o'k/.context-deck"`,
+      ),
+      "$env:ELECTRON_RUN_AS_NODE = '1'; & 'C:/Program Files/Code/Code.exe' 'C:/Users/o''k/.context-deck/bin/hook.js' --home 'C:/Users/o''k/.context-deck'; exit 0",
+    );
+    const portable = windowsRecorderCommand(PORTABLE_RECORDER_COMMAND);
+    assert.match(portable, /\$env:CONTEXT_DECK_HOME/);
+    assert.doesNotMatch(portable, /\$\{|\[ -f|command -v/, 'no sh syntax');
   });
 
   test('files it cannot edit safely are refused, not rewritten', () => {

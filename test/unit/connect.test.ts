@@ -35,10 +35,14 @@ before(async () => {
 after(() => ws.cleanup());
 
 function cli(...args: string[]) {
+  return cliWith({}, ...args);
+}
+
+function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
   return spawnSync(
     process.execPath,
     [path.join(bin, 'cli.js'), ...args, '--home', home, '--project', ws.project],
-    { encoding: 'utf8', env: { ...process.env, HOME: userHome, CONTEXT_DECK_HOME: '' } },
+    { encoding: 'utf8', env: { ...process.env, HOME: userHome, CONTEXT_DECK_HOME: '', ...env } },
   );
 }
 
@@ -247,6 +251,17 @@ describe('connect the other agents', () => {
       });
     }
   }
+
+  test('with CLAUDE_CONFIG_DIR set, the user scope is the settings.json Claude Code reads there', () => {
+    const configDir = path.join(path.dirname(ws.home), 'claude-config');
+    const install = cliWith({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'install', '--scope', 'user');
+    assert.equal(install.status, 0, install.stderr);
+    assert.match(fs.readFileSync(path.join(configDir, 'settings.json'), 'utf8'), /hook\.js/);
+    assert.equal(fs.existsSync(path.join(userHome, '.claude', 'settings.json')), false);
+    const uninstall = cliWith({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'uninstall', '--scope', 'user');
+    assert.equal(uninstall.status, 0, uninstall.stderr);
+    assert.equal(fs.existsSync(path.join(configDir, 'settings.json')), false);
+  });
 
   test('an unknown agent is a usage error', () => {
     const run = cli('hooks', 'install', '--agent', 'cursor');

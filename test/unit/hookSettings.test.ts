@@ -239,6 +239,12 @@ describe('Claude Code hook settings', () => {
   test('settings file per scope', () => {
     assert.equal(claudeSettingsPath('project', '/p', '/h'), '/p/.claude/settings.json');
     assert.equal(claudeSettingsPath('local', '/p', '/h'), '/p/.claude/settings.local.json');
-    assert.equal(claudeSettingsPath('user', '/p', '/h'), '/h/.claude/settings.json');
+    assert.equal(claudeSettingsPath('user', '/p', '/h', {}), '/h/.claude/settings.json');
+  });
+
+  test('CLAUDE_CONFIG_DIR moves the user settings, as Claude Code reads them, and not the project’s', () => {
+    const env = { CLAUDE_CONFIG_DIR: '/work/claude-config' };
+    assert.equal(claudeSettingsPath('user', '/p', '/h', env), '/work/claude-config/settings.json');
+    assert.equal(claudeSettingsPath('project', '/p', '/h', env), '/p/.claude/settings.json');
   });
 });

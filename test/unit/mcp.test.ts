@@ -101,7 +101,7 @@ describe('MCP server over stdio with the SDK client', () => {
     assert.match(full.text, /## zzzzzzzz: no observation has id zzzzzzzz/);
 
     const typed = await call('search', { query: '', type: ['problem', 'bugfix'] });
-    assert.match(typed.text, /problem: Tests failed/);
+    assert.match(typed.text, /problem: \[tool\] "Tests failed/);
     assert.doesNotMatch(typed.text, /feature:/);
   });
 
@@ -174,7 +174,7 @@ describe('MCP server over stdio with the SDK client', () => {
     await writer.ingest();
     await writer.save();
     const found = await call('search', { query: 'sessions expire' });
-    assert.match(found.text, new RegExp(`\\[1\\] ${id} \\| decision: Decided: sessions expire`));
+    assert.match(found.text, new RegExp(`\\[1\\] ${id} \\| decision: \\[note\\] Decided: sessions expire`));
   });
 
   test('discover_tools ranks the tools the project used', async () => {

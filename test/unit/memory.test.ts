@@ -164,7 +164,7 @@ describe('summariser rules on documented hook payloads', () => {
       'Ran node scripts/x.js — wrote 3 files',
     );
     assert.deepEqual(summarise('PostToolUse', bash('npm install zod express --save')), {
-      type: 'decision',
+      type: 'feature',
       source: 'command',
       text: 'Added dependency zod, express (npm install zod express --save)',
       agentType: 'main',

@@ -68,8 +68,11 @@ describe('session-start context of a project', () => {
     const contextFile = path.join(ws.home, 'projects', identifyProject(ws.project).id, 'session-context.md');
     const text = fs.readFileSync(contextFile, 'utf8');
     assert.match(text, /^\[Context Deck - Session Context\]/);
-    assert.match(text, /## Previous Session\nSession ended .*\nAsked: Add a retry policy to the API client/);
-    assert.match(text, /## Recent Changes\n(- .*\n)*- .*retry\.ts.* \(\d+ hours? ago\)/);
+    assert.match(
+      text,
+      /## Previous Session\nSession ended .*\nAsked: \[user\] Add a retry policy to the API client/,
+    );
+    assert.match(text, /## Recent Changes\n(- .*\n)*- \[tool\] ".*retry\.ts.*" \(\d+ hours? ago\)/);
     assert.match(text, /## Available Tools\n- MCP: github \(project, 1x\)/);
     assert.ok(text.length <= 6000);
 

@@ -497,6 +497,28 @@ describe('ranking (seeds 000 and 002)', () => {
     );
   });
 
+  test('a VS Code call of an MCP tool counts for its .vscode/mcp.json server, named as VS Code names it', () => {
+    // VS Code names server `github`'s tool `search_issues` `mcp_github_search_issues` (McpPrefixGenerator).
+    fs.mkdirSync(path.join(ws.project, '.vscode'));
+    fs.writeFileSync(
+      path.join(ws.project, '.vscode', 'mcp.json'),
+      '{\n  "servers": {\n    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" }\n  }\n}\n',
+    );
+    rescan();
+    call('mcp_github_search_issues', NOW - 2 * HOUR);
+    call('mcp_github_get_issue', NOW - HOUR, { error: 'not found' });
+    discoverFromUse(engine);
+    const server = find(rank(), 'mcp_github_*');
+    assert.equal(server.usesTotal, 2);
+    assert.equal(server.failures, 1);
+    assert.deepEqual(names(server.children!), ['mcp_github_get_issue', 'mcp_github_search_issues']);
+    assert.equal(
+      rank().filter((tool) => tool.name === 'mcp_github_search_issues').length,
+      0,
+      'not a tool apart',
+    );
+  });
+
   test('ties are broken by lifetime use', () => {
     calls('Grep', 3, NOW - 10 * DAY);
     calls('Glob', 1, NOW - 12 * DAY);

@@ -171,22 +171,6 @@ describe('config scan: the real fixture files', () => {
         line: 1,
       },
       {
-        name: 'mcp__remote-mcp__*',
-        type: 'mcp_server',
-        scope: 'project',
-        source: 'project/.vscode/mcp.json',
-        line: 3,
-        server: 'remote-mcp',
-      },
-      {
-        name: 'mcp__stdio-mcp__*',
-        type: 'mcp_server',
-        scope: 'project',
-        source: 'project/.vscode/mcp.json',
-        line: 7,
-        server: 'stdio-mcp',
-      },
-      {
         name: 'mcp__eslint__*',
         type: 'mcp_server',
         scope: 'project',
@@ -202,13 +186,30 @@ describe('config scan: the real fixture files', () => {
         line: 8,
         server: 'context7',
       },
+      // VS Code's servers, named as VS Code names their tools (mcp_<server>_<tool>).
+      {
+        name: 'mcp_remote-mcp_*',
+        type: 'mcp_server',
+        scope: 'project',
+        source: 'project/.vscode/mcp.json',
+        line: 3,
+        server: 'remote-mcp',
+      },
+      {
+        name: 'mcp_stdio-mcp_*',
+        type: 'mcp_server',
+        scope: 'project',
+        source: 'project/.vscode/mcp.json',
+        line: 7,
+        server: 'stdio-mcp',
+      },
     ]);
     const describe = (name: string) => result.entries.find((entry) => entry.name === name)?.description;
     assert.equal(describe('mcp__stripe__*'), 'http: https://mcp.stripe.com');
     // Environment variables are the agent's to expand when it starts the server; shown as written.
     assert.equal(describe('mcp__api-server__*'), 'http: ${API_BASE_URL:-https://api.example.com}/mcp');
-    assert.equal(describe('mcp__remote-mcp__*'), 'sse: http://localhost:3001/sse');
-    assert.equal(describe('mcp__stdio-mcp__*'), 'stdio: node mcp-stdio/build/index.js');
+    assert.equal(describe('mcp_remote-mcp_*'), 'sse: http://localhost:3001/sse');
+    assert.equal(describe('mcp_stdio-mcp_*'), 'stdio: node mcp-stdio/build/index.js');
     assert.equal(describe('mcp__context7__*'), 'stdio: npx -y @upstash/context7-mcp');
     assert.equal(
       describe('oban'),
@@ -598,6 +599,20 @@ describe('config scan: the other agents’ own config', () => {
       JSON.stringify(opencode),
     );
     assert.deepEqual(result.problems, []);
+  });
+
+  test("the user's VS Code mcp.json declares global servers, named as VS Code names their tools", () => {
+    place(userHome, '.config/Code/User/mcp.json', fixture('mcp/vscode-mcp.0GiS0-youtube-mcp-server.jsonc'));
+    const global = scanConfigs({ projectRoot: ws.project, userHome, scopes: ['global'] });
+    assert.deepEqual(
+      global.entries
+        .filter((entry) => entry.source.endsWith('mcp.json'))
+        .map(({ name, scope, line }) => ({ name, scope, line })),
+      [
+        { name: 'mcp_remote-mcp_*', scope: 'global', line: 3 },
+        { name: 'mcp_stdio-mcp_*', scope: 'global', line: 7 },
+      ],
+    );
   });
 
   test('a config.toml that does not parse is a problem of that file, not a failed scan', () => {

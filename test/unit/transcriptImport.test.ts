@@ -219,6 +219,16 @@ describe('transcript import', () => {
     });
   }
 
+  test('a named file no agent writes is reported as such, not imported as an empty Claude Code session', async () => {
+    const file = path.join(ws.project, 'metrics.jsonl');
+    fs.writeFileSync(file, '{"cpu":0.4,"at":1}\n{"cpu":0.6,"at":2}\n');
+    const engine = await open();
+    const result = await importTranscripts(engine, { paths: [file] });
+    assert.deepEqual(result.unrecognised, [`${file}: not a session file of any agent Context Deck reads`]);
+    assert.equal(result.files, 0);
+    assert.equal(engine.counts().sessions, 0);
+  });
+
   test('the edge-case fixture: a failed tool, malformed lines skipped, unanswered tool uses not counted', async () => {
     const engine = await open();
     const result = await importTranscripts(engine, {

@@ -1,5 +1,7 @@
+import type { ContextForecast } from '../../src/engine/transcripts/contextForecast';
+import { forecastText, tippingText } from '../../src/shared/forecastText';
 import type { AdviceActionKind, AdviceView, RecommendationView } from '../../src/shared/protocol';
-import { formatTokens } from '../format';
+import { formatTokens, keepHyphenatedWords } from '../format';
 import { post } from '../vscode';
 import { Breakable } from './Breakable';
 import './advice.css';
@@ -24,7 +26,16 @@ function baseName(item: string): string {
 }
 
 /** What to drop from the context, beside the gauge from 70% full; every button does something real. */
-export function AdvicePanel({ projectId, advice }: { projectId: string; advice: AdviceView }) {
+export function AdvicePanel({
+  projectId,
+  advice,
+  forecast,
+}: {
+  projectId: string;
+  advice: AdviceView;
+  forecast: ContextForecast | null;
+}) {
+  const tipping = forecast?.stepsLeft != null ? tippingText(forecast.tipping) : null;
   const act = (itemId: string, action: AdviceActionKind) =>
     post({ type: 'adviceAction', projectId, itemId, action });
   return (
@@ -46,6 +57,13 @@ export function AdvicePanel({ projectId, advice }: { projectId: string; advice: 
           <i class="codicon codicon-warning" aria-hidden="true" /> {warning}
         </p>
       ))}
+      {forecast?.stepsLeft != null && (
+        <p class="advice-forecast" data-testid="advice-forecast">
+          <i class="codicon codicon-watch" aria-hidden="true" /> At this pace:{' '}
+          {keepHyphenatedWords(forecastText(forecast))}.
+          {tipping && ` What tips it: ${keepHyphenatedWords(tipping)}.`}
+        </p>
+      )}
       <div class="advice-compact">
         <button
           type="button"

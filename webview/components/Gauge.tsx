@@ -1,7 +1,8 @@
 import { agentName } from '../../src/shared/agents';
+import { forecastText, forecastTarget, tippingText } from '../../src/shared/forecastText';
 import type { GaugeView } from '../../src/shared/protocol';
 import { isSessionActive } from '../../src/shared/sessionActivity';
-import { formatCount, formatTokens, relativeTime } from '../format';
+import { formatCount, formatTokens, keepHyphenatedWords, relativeTime } from '../format';
 import { useNow } from '../hooks';
 import { Breakdown } from './Breakdown';
 
@@ -67,6 +68,7 @@ export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeVie
         />
       )}
       {gauge.trend.length > 1 && <Trend gauge={gauge} />}
+      {active && <Forecast gauge={gauge} />}
       {note && (
         <p class="gauge-note" role="status">
           <i class="codicon codicon-warning" aria-hidden="true" /> {note}
@@ -93,6 +95,52 @@ export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeVie
   );
 }
 
+/** The projection takes at most this share of the trend's width, however far off the compaction is. */
+const MAX_PROJECTED_SHARE = 0.5;
+
+/**
+ * The forecast drawn past the trend's last point: toward the compact (or full) point, over the steps left,
+ * cut at MAX_PROJECTED_SHARE of the width (then short of the point).
+ */
+function projectionOf(
+  gauge: GaugeView,
+): { steps: number; atPercent: number; endPercent: number; text: string } | null {
+  const { forecast } = gauge;
+  if (!forecast.stepsLeft || gauge.trend.length < 2) return null;
+  const past = gauge.trend.length - 1;
+  const steps = Math.min(
+    forecast.stepsLeft,
+    Math.round((past * MAX_PROJECTED_SHARE) / (1 - MAX_PROJECTED_SHARE)) || 1,
+  );
+  const last = gauge.trend.at(-1)!;
+  const atPercent = (100 * forecast.at) / gauge.window;
+  return {
+    steps,
+    atPercent,
+    endPercent: last + ((atPercent - last) * steps) / forecast.stepsLeft,
+    text: forecastText(forecast),
+  };
+}
+
+/** A line under the gauge: when it will compact and what grows it, or why that cannot be told. */
+function Forecast({ gauge }: { gauge: GaugeView }) {
+  const { forecast } = gauge;
+  const tipping = forecast.stepsLeft === null ? null : tippingText(forecast.tipping);
+  return (
+    <p class="gauge-forecast muted" data-testid="gauge-forecast">
+      <i class="codicon codicon-watch" aria-hidden="true" />{' '}
+      {keepHyphenatedWords(
+        forecast.stepsLeft === null
+          ? `No ${forecastTarget(forecast)} forecast: ${forecast.reason}.`
+          : `${capitalized(forecastText(forecast))}.`,
+      )}
+      {tipping && <span class="gauge-tipping"> Growing it: {keepHyphenatedWords(tipping)}.</span>}
+    </p>
+  );
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** Items this large get a mark on the trend where they came in. */
 const MARKED_ITEMS = 3;
 
@@ -110,9 +158,11 @@ function trendX(at: number, times: Array<number | null>): number | null {
  */
 function Trend({ gauge }: { gauge: GaugeView }) {
   const points = gauge.trend;
-  const step = 100 / (points.length - 1);
+  const projection = projectionOf(gauge);
+  const step = 100 / (points.length - 1 + (projection?.steps ?? 0));
   const y = (pct: number) => 30 - (Math.min(pct, 100) / 100) * 30;
   const line = points.map((pct, i) => `${(i * step).toFixed(1)},${y(pct).toFixed(1)}`);
+  const lastX = (points.length - 1) * step;
   const marks = (gauge.breakdown?.items ?? [])
     .filter((item) => item.at !== null && item.kind !== 'prompt' && item.kind !== 'assistant')
     .slice(0, MARKED_ITEMS)
@@ -130,6 +180,25 @@ function Trend({ gauge }: { gauge: GaugeView }) {
       >
         <line class="trend-limit" x1="0" x2="100" y1="9" y2="9" />
         <polyline class="trend-line" points={line.join(' ')} />
+        {projection && (
+          <g data-testid="trend-projection">
+            <title>{`Projected: ${projection.text}`}</title>
+            <line
+              class="trend-compact-at"
+              x1={lastX}
+              x2="100"
+              y1={y(projection.atPercent)}
+              y2={y(projection.atPercent)}
+            />
+            <line
+              class="trend-projection"
+              x1={lastX}
+              x2="100"
+              y1={y(points.at(-1)!)}
+              y2={y(projection.endPercent)}
+            />
+          </g>
+        )}
         {marks.map(({ item, x }) => (
           <line key={item.id} class="trend-item" x1={x} x2={x} y1={0} y2={30} data-testid="trend-item">
             <title>{`${item.label}: ${formatTokens(item.tokens)} tokens came in here`}</title>

@@ -84,7 +84,13 @@ export function ProjectSection({ project, collapsible, eventsDir, rejects }: Pro
             <ConnectionStatus projectId={project.id} connection={project.connection} />
           )}
           {project.gauge && <Gauge projectId={project.id} gauge={project.gauge} />}
-          {project.advice && <AdvicePanel projectId={project.id} advice={project.advice} />}
+          {project.advice && (
+            <AdvicePanel
+              projectId={project.id}
+              advice={project.advice}
+              forecast={project.gauge?.forecast ?? null}
+            />
+          )}
           {project.nextContext && <NextContext projectId={project.id} next={project.nextContext} />}
           {project.transcriptFiles > 0 && project.role === 'writer' && (
             <div class="history-row">

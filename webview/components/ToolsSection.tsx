@@ -102,12 +102,18 @@ export function ToolsSection({ projectId }: { projectId: string }) {
               {view.problems.length > 0 && (
                 <ul class="warnings tool-problems" aria-label="Config files that could not be read">
                   {view.problems.map((problem) => (
-                    <li key={problem.file} data-testid="tool-problem">
+                    <li key={`${problem.file}\0${problem.message}`} data-testid="tool-problem">
                       <i class="codicon codicon-warning" aria-hidden="true" />
-                      <span>
-                        Could not read <code>{problem.file}</code>: {problem.message}; the tools it declared
-                        are kept as they were.
-                      </span>
+                      {problem.readWhole ? (
+                        <span>
+                          <code>{problem.file}</code>: {problem.message}.
+                        </span>
+                      ) : (
+                        <span>
+                          Could not read <code>{problem.file}</code>: {problem.message}; the tools it declared
+                          are kept as they were.
+                        </span>
+                      )}
                     </li>
                   ))}
                 </ul>

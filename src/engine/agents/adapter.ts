@@ -68,7 +68,19 @@ export type SessionItem =
       contextWindow?: number;
       model?: string;
     }
-  | { type: 'compact'; sessionId: string; at: number; trigger?: string };
+  | { type: 'compact'; sessionId: string; at: number; trigger?: string }
+  | {
+      /**
+       * A fixed part of the prompt the file holds (Codex: its base instructions, the AGENTS.md and
+       * environment messages it adds), by its characters; `key` makes a part repeated each turn count once.
+       */
+      type: 'context';
+      sessionId: string;
+      at: number;
+      category: 'system_prompt' | 'memory_files';
+      key: string;
+      chars: number;
+    };
 
 /** Finds and reads the agent's session files. */
 export interface SessionFiles {

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { AgentAdapter } from './adapter';
 import { claudeCodeAdapter } from './claudeCode';
 import { codexAdapter } from './codex';
+import { copilotCliAdapter } from './copilotCli';
 import { opencodeAdapter } from './opencode';
 import type { AgentId } from './types';
 import { vscodeAdapter } from './vscode';
@@ -16,6 +17,7 @@ export const AGENT_ADAPTERS: readonly AgentAdapter[] = [
   vscodeAdapter,
   codexAdapter,
   opencodeAdapter,
+  copilotCliAdapter,
 ];
 
 export function adapterOf(id: AgentId): AgentAdapter | undefined {
@@ -28,6 +30,8 @@ const TRACES: Readonly<Record<AgentId, { home: string[]; project: string[]; comm
   // Runs wherever this extension runs; its hook folders say someone set it up.
   vscode: { home: ['.copilot'], project: ['.github/hooks', '.vscode/mcp.json'] },
   codex: { home: ['.codex'], project: ['.codex', 'AGENTS.md'], command: 'codex' },
+  // Shares VS Code's hook folders; its command says it is installed.
+  'copilot-cli': { home: ['.copilot/session-state'], project: [], command: 'copilot' },
   opencode: {
     home: ['.config/opencode', '.local/share/opencode'],
     project: ['.opencode', 'opencode.json', 'opencode.jsonc'],

@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { CONFIG_MAX_BYTES, readBounded } from '../files/boundedRead';
 import {
   type EditResult,
   type FormattingOptions,
@@ -129,14 +130,12 @@ export class JsoncDocument {
   }
 }
 
-/** Read a settings file; a missing file reads as undefined. */
+/** Read a settings file; a missing file reads as undefined, one that is not a regular file or too large throws. */
 export function readSettingsText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  // The dashboard reads a repository's settings to show whether an agent is connected: bounded, never a wait.
+  const read = readBounded(file, { maxBytes: CONFIG_MAX_BYTES });
+  if ('problem' in read) throw new Error(`${file} ${read.problem}`);
+  return 'text' in read ? read.text : undefined;
 }
 
 /** Backups live under Context Deck's home, never beside the file: `.claude/` is the agent's (and git's). */

@@ -6,12 +6,14 @@ import type { EventPayload } from '../log/eventLine';
 import type { PayloadReader } from './adapter';
 import { claudePayloads } from './claudeCode/payload';
 import { codexPayloads } from './codex/payload';
+import { copilotCliPayloads } from './copilotCli/payload';
 import { opencodePayloads } from './opencode/payload';
 import { type AgentEvent, type AgentId, isAgentId } from './types';
 import { vscodePayloads } from './vscode/payload';
 
 /** Most specific first: on a tie the earlier reader wins, and Claude Code's shape is shared by others. */
 const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [
+  ['copilot-cli', copilotCliPayloads],
   ['vscode', vscodePayloads],
   ['codex', codexPayloads],
   ['opencode', opencodePayloads],

@@ -11,6 +11,9 @@ import type { ProjectEngine } from '../project/projectEngine';
 import { rankingSteps } from '../registry/ranking';
 import { runAtOnce, runInSteps, type Steps } from '../steps';
 import { makePrivateDir } from '../storage/privateFiles';
+import { recalled, USER_SOURCES_SQL } from '../memory/recall';
+import type { ObservationSource } from '../memory/types';
+import { visibleLine } from '../../shared/visibleText';
 import type { Row } from '../storage/store';
 import { type SelectionMode, selectRelevantContext } from './selection';
 import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContext';
@@ -26,6 +29,8 @@ const SECTIONS = {
 } as const;
 /** The previous session's summary; Laminark capped its session summaries the same way. */
 const SUMMARY_MAX = 2000;
+/** One item of the summary, cut like a section's line: its 18 items fit SUMMARY_MAX whole, quotes closed. */
+const ITEM_MAX = 100;
 
 export interface ProjectContextOptions {
   now: number;
@@ -43,12 +48,13 @@ function lines(
 ): ContextLine[] {
   const rows = engine.db.all(
     // By time: the index of live observations by type would read every one of a common type.
-    `SELECT type, text, at, agent_type FROM observations INDEXED BY observations_by_at
+    `SELECT type, source, text, at, agent_type FROM observations INDEXED BY observations_by_at
      WHERE forgotten_at IS NULL AND at >= ? AND ${where} ORDER BY at DESC LIMIT ?`,
     [options.now - window, limit * 4],
   );
   const entries = rows.map((row: Row) => ({
     type: String(row.type),
+    source: String(row.source) as ObservationSource,
     text: String(row.text),
     createdAt: Number(row.at),
     agentType: row.agent_type == null ? null : String(row.agent_type),
@@ -60,7 +66,12 @@ function lines(
   })
     .slice(0, limit)
     .sort((a, b) => b.createdAt - a.createdAt)
-    .map((entry) => ({ text: entry.text, at: entry.createdAt, relevance: entry.relevance }));
+    .map((entry) => ({
+      text: entry.text,
+      source: entry.source,
+      at: entry.createdAt,
+      relevance: entry.relevance,
+    }));
 }
 
 /** What the latest ended session did, in a few lines drawn from its observations. */
@@ -80,15 +91,18 @@ function previousSummary(engine: ProjectEngine): string | null {
   const of = (where: string, limit: number) =>
     engine.db
       .all(
-        `SELECT text FROM observations INDEXED BY observations_by_at WHERE at BETWEEN ? AND ? AND session_id = ? AND forgotten_at IS NULL
+        `SELECT source, text FROM observations INDEXED BY observations_by_at WHERE at BETWEEN ? AND ? AND session_id = ? AND forgotten_at IS NULL
            AND ${where} ORDER BY seq LIMIT ${limit}`,
         [session.started_at, session.until, session.id],
       )
-      .map((row) => String(row.text));
+      // Each item marked and quoted as the sections' lines are; the whole summary's lines stay ours.
+      .map((row) =>
+        recalled(row.source as ObservationSource, String(row.text).replace(/^Asked:\s*/, ''), ITEM_MAX),
+      );
   const parts = [
-    ['Asked', of(`source = 'prompt'`, 3).map((text) => text.replace(/^Asked:\s*/, ''))],
+    ['Asked', of(`source = 'prompt'`, 3)],
     ['Changed', of(`source = 'change'`, 6)],
-    ['Decided', of(`type = 'decision'`, 3)],
+    ['Decided', of(`type = 'decision' AND source IN ${USER_SOURCES_SQL}`, 3)],
     ['Checked', of(`source = 'check'`, 3)],
     ['Problems', of(`type = 'problem' AND source <> 'check'`, 3)],
   ] as const;
@@ -98,7 +112,8 @@ function previousSummary(engine: ProjectEngine): string | null {
     .join('\n');
   if (!body) return null;
   const when = new Date(Number(session.ended_at)).toISOString().slice(0, 16).replace('T', ' ');
-  const text = `Session ended ${when} UTC${session.model ? ` (${String(session.model)})` : ''}.\n${body}`;
+  const model = session.model ? visibleLine(String(session.model)).slice(0, 80) : '';
+  const text = `Session ended ${when} UTC${model ? ` (${model})` : ''}.\n${body}`;
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
 }
 
@@ -139,7 +154,8 @@ function* contextSteps(engine: ProjectEngine, options: ProjectContextOptions): S
     return found;
   };
   const changes = yield* section(`source = 'change'`, SECTIONS.changes);
-  const decisions = yield* section(`type = 'decision'`, SECTIONS.decisions);
+  // Decisions are the user's: a tool's output or a subagent's report saying "we decided" is not one.
+  const decisions = yield* section(`type = 'decision' AND source IN ${USER_SOURCES_SQL}`, SECTIONS.decisions);
   const references = yield* section(`source = 'reference'`, SECTIONS.references);
   const findings = yield* section(
     `type IN ('discovery', 'problem', 'warning', 'solution', 'pattern') AND source NOT IN ('change', 'reference', 'prompt')`,

@@ -1,4 +1,7 @@
 import { relativeTime } from '../../shared/relativeTime';
+import { visibleLine } from '../../shared/visibleText';
+import { RECALL_FRAMING, recalled } from '../memory/recall';
+import type { ObservationSource } from '../memory/types';
 
 /**
  * Seed 000: the text a new session starts with. At most 6000 characters in all and 500 for the tools
@@ -22,6 +25,8 @@ const WELCOME = [
 
 export interface ContextLine {
   text: string;
+  /** Where the text came from: it is quoted unless the user wrote it. */
+  source: ObservationSource;
   at: number;
   /** Seed 001 relevance in [0, 1]: the least relevant lines are dropped first on overflow. */
   relevance: number;
@@ -61,26 +66,28 @@ export interface SessionContext {
   sections: SectionSize[];
 }
 
+/** One visible line (names and descriptions come from the repository's files), cut at `max`. */
 function clip(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 3)}...` : oneLine;
+  const line = visibleLine(text);
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }
 
 function toolLine(tool: ToolForContext): string | undefined {
   const uses = tool.usesTotal > 0 ? `, ${tool.usesTotal}x` : '';
+  const name = visibleLine(tool.name);
   switch (tool.type) {
     case 'mcp_server':
-      return `- MCP: ${tool.server ?? tool.name} (${tool.scope}${uses})`;
+      return `- MCP: ${visibleLine(tool.server ?? tool.name)} (${tool.scope}${uses})`;
     case 'slash_command':
-      return `- ${tool.name} (${tool.scope}${uses})`;
+      return `- ${name} (${tool.scope}${uses})`;
     case 'skill':
-      return `- skill: ${tool.name} (${tool.scope}${uses})${tool.description ? ` - ${clip(tool.description, 60)}` : ''}`;
+      return `- skill: ${name} (${tool.scope}${uses})${tool.description ? ` - ${clip(tool.description, 60)}` : ''}`;
     case 'plugin':
-      return `- plugin: ${tool.name}`;
+      return `- plugin: ${name}`;
     case 'subagent':
-      return `- agent: ${tool.name} (${tool.scope}${uses})`;
+      return `- agent: ${name} (${tool.scope}${uses})`;
     case 'mcp_tool':
-      return `- MCP tool: ${tool.name} (${tool.scope}${uses})`;
+      return `- MCP tool: ${name} (${tool.scope}${uses})`;
     default:
       return undefined; // built-ins are always there; naming them wastes the budget
   }
@@ -115,9 +122,19 @@ interface Section {
   lines: ContextLine[];
 }
 
+/**
+ * A body line as one visible line that cannot start a heading or an entry (`#`, `-`, `*`, `+`, `>`, `=`):
+ * the sections and their entries are ours alone.
+ */
+function bodyLine(line: string): string {
+  return visibleLine(line).replace(/^[#>*+=\s-]+/, '');
+}
+
 function renderSection(section: Section, now: number): string {
-  const body = section.body !== undefined ? [section.body] : [];
-  const lines = section.lines.map((line) => `- ${clip(line.text, LINE_MAX)} (${relativeTime(line.at, now)})`);
+  const body = section.body !== undefined ? section.body.split('\n').map(bodyLine) : [];
+  const lines = section.lines.map(
+    (line) => `- ${recalled(line.source, line.text, LINE_MAX)} (${relativeTime(line.at, now)})`,
+  );
   return [`## ${section.title}`, ...body, ...lines].join('\n');
 }
 
@@ -125,7 +142,7 @@ function render(sections: Section[], tools: string, now: number): string {
   const parts = sections
     .filter((section) => section.body || section.lines.length)
     .map((section) => renderSection(section, now));
-  return [TITLE, ...parts, ...(tools ? [tools] : [])].join('\n\n');
+  return [`${TITLE}\n${RECALL_FRAMING}`, ...parts, ...(tools ? [tools] : [])].join('\n\n');
 }
 
 export function buildSessionContext(input: SessionContextInput): SessionContext {

@@ -4,6 +4,7 @@
  */
 import { type BudgetedText, type FooterInfo, fitToBudget } from './budget';
 import { shortId } from './ids';
+import { RECALL_FRAMING, quoteUntrusted, recalled } from './recall';
 import type { SearchResult } from './search';
 import { clip, oneLine, shortDate } from './text';
 import type { GetResult, TimelineResult } from './timeline';
@@ -24,17 +25,17 @@ export function formatSearch(result: SearchResult, query: string): BudgetedText 
     );
   const lines = result.hits.map((hit, i) => {
     const text = oneLine(hit.text);
-    const title = `${hit.type}: ${clip(text, TITLE_CHARS)}`;
+    const title = `${hit.type}: ${recalled(hit.source, text, TITLE_CHARS)}`;
     // The title already is the whole text when it is short; the snippet would only repeat it.
-    const snippet = text.length > TITLE_CHARS ? clip(oneLine(hit.snippet), SNIPPET_CHARS) : '';
+    const snippet = text.length > TITLE_CHARS ? quoteUntrusted(hit.source, hit.snippet, SNIPPET_CHARS) : '';
     const score = hit.score === null ? '-' : hit.score.toFixed(2);
     return `[${i + 1}] ${shortId(hit.id)} | ${title} | ${score} | ${snippet} | ${shortDate(hit.at)}`;
   });
   const header = query.trim()
-    ? `Memory search for "${clip(oneLine(query), 80)}"${lines.length ? '' : ': no matches. Try fewer or other words, or a prefix*.'}`
+    ? `Memory search for "${clip(oneLine(query).replace(/"/g, "'"), 80)}"${lines.length ? '' : ': no matches. Try fewer or other words, or a prefix*.'}`
     : `Latest observations${lines.length ? '' : ': none yet.'}`;
   return fitToBudget(
-    header,
+    framed(header, lines),
     lines,
     (info) =>
       footerLine(
@@ -52,23 +53,33 @@ export function formatSearch(result: SearchResult, query: string): BudgetedText 
 export function formatTimeline(result: TimelineResult): BudgetedText {
   const lines = result.entries.map(
     (entry) =>
-      `${entry.anchor ? '>>' : '  '} ${shortId(entry.id)} | ${shortDate(entry.at)} | ${entry.type} | ${entry.text}`,
+      `${entry.anchor ? '>>' : '  '} ${shortId(entry.id)} | ${shortDate(entry.at)} | ${entry.type} | ${recalled(entry.source, entry.text)}`,
   );
   const header =
     `Timeline around ${result.anchorId ? `observation ${shortId(result.anchorId)}` : shortDate(result.anchorAt)}: ` +
     `${result.totalBefore} observations before (${result.shownBefore} shown), ${result.totalAfter} after (${result.shownAfter} shown).`;
-  return fitToBudget(header, lines, (info) =>
+  return fitToBudget(framed(header, lines), lines, (info) =>
     footerLine('entries', info, '', 'ask for fewer entries (before/after) or filter by session'),
   );
 }
 
+/**
+ * Each observation as a header of ours and its text as one recalled line, so no text (a saved note's
+ * included) can start a header of its own.
+ */
 export function formatObservations(result: GetResult): BudgetedText {
-  const lines = [
-    ...result.observations.map(
-      (o) =>
-        `## ${shortId(o.id)} (${o.id}) | ${o.type} | ${shortDate(o.at)} | session ${o.sessionId ? o.sessionId.slice(0, 8) : '-'} | agent ${o.agentType ?? '-'}\n${o.text}`,
-    ),
-    ...result.missing.map((missing) => `## ${missing.id}: ${missing.error}`),
-  ];
-  return fitToBudget('', lines, (info) => footerLine('observations', info, '', 'ask for fewer ids per call'));
+  const shown = result.observations.map((o) => {
+    const session = o.sessionId ? oneLine(o.sessionId).slice(0, 8) : '-';
+    const agent = o.agentType ? clip(oneLine(o.agentType), 40) : '-';
+    return `## ${shortId(o.id)} (${o.id}) | ${o.type} | ${shortDate(o.at)} | session ${session} | agent ${agent}\n${recalled(o.source, o.text)}`;
+  });
+  const lines = [...shown, ...result.missing.map((missing) => `## ${oneLine(missing.id)}: ${missing.error}`)];
+  return fitToBudget(framed('', shown), lines, (info) =>
+    footerLine('observations', info, '', 'ask for fewer ids per call'),
+  );
+}
+
+/** `header`, then the framing line when there are observations to frame. */
+function framed(header: string, lines: readonly string[]): string {
+  return lines.length ? [header, RECALL_FRAMING].filter(Boolean).join('\n') : header;
 }

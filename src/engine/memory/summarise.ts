@@ -67,8 +67,18 @@ const KEYWORD_TYPES: ReadonlyArray<[ObservationType, RegExp]> = [
   ['discovery', /\b(found|discover\w*|learn\w*|notic\w*|turns out|realis\w*|realiz\w*|figured out)\b/i],
 ];
 
+/** The type of text the user wrote (a prompt, a note): decisions are theirs to make. */
 export function classifyText(text: string, fallback: ObservationType): ObservationType {
   for (const [type, pattern] of KEYWORD_TYPES) if (pattern.test(text)) return type;
+  return fallback;
+}
+
+/**
+ * The type of text someone else wrote (a subagent's report): any but a decision, so "We decided..." in what
+ * an agent read or wrote never becomes one of the user's decisions.
+ */
+function classifyReport(text: string, fallback: ObservationType): ObservationType {
+  for (const [type, pattern] of KEYWORD_TYPES) if (type !== 'decision' && pattern.test(text)) return type;
   return fallback;
 }
 
@@ -159,7 +169,7 @@ export function analyseEvent(event: AgentEvent): DraftTemplate | undefined {
       const message = cleanPiece(event.message ?? '', 400);
       if (!message) return undefined;
       return draft(
-        classifyText(message, 'discovery'),
+        classifyReport(message, 'discovery'),
         'subagent',
         `${agentType} subagent reported: ${message}`,
       );
@@ -380,7 +390,7 @@ function commandObservation(
       if (bad) return make('problem', `Install failed: ${shown}${dash(detailLine(output, 'error'))}`);
       const packages = installedPackages(command);
       return packages.length > 0
-        ? make('decision', `Added dependency ${cleanPiece(packages.join(', '), 160)} (${shown})`)
+        ? make('feature', `Added dependency ${cleanPiece(packages.join(', '), 160)} (${shown})`)
         : make('success', `Installed dependencies: ${shown}`);
     }
     case 'git': {
@@ -399,13 +409,21 @@ function commandObservation(
   }
 }
 
-/** The package arguments of an install command: words after the verb that are not options. */
+/**
+ * A package as install commands name it: `name`, `@scope/name`, with a version or range (`@^1.2`, `==2.0`,
+ * `>=1`) or a module path (`github.com/x/y@v1`). Other words after the verb (a redirect, prose) are not.
+ */
+const PACKAGE_WORD =
+  /^(?:@[\w.-]+\/)?[A-Za-z0-9][\w./-]*(?:\[[\w,-]+\])?(?:(?:@|[=<>~!]=?|\^)[\w.^~*<>=,-]+)?$/;
+
+/** The package arguments of an install command: words after the verb that name packages. */
 function installedPackages(command: string): string[] {
   const match = INSTALL_COMMAND.exec(command);
   if (!match) return [];
-  const rest = command.slice(match.index + match[0].length).split(/&&|\|\||[;|\n]/)[0];
+  // The words up to the end of the simple command or a redirection (whose target is a file).
+  const rest = command.slice(match.index + match[0].length).split(/&&|\|\||[;|\n]|\s\d?[<>]/)[0];
   return rest
     .trim()
     .split(/\s+/)
-    .filter((word) => word && !word.startsWith('-') && !/^\d?>/.test(word));
+    .filter((word) => word.length <= 100 && PACKAGE_WORD.test(word));
 }

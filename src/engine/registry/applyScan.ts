@@ -108,7 +108,9 @@ export function applyScan(engine: RegistryWriter, scan: ConfigScan, now = Date.n
     ]);
 
     const scanned = new Set(scan.entries.map((entry) => key(entry.scope, entry.name)));
-    const unreadable = new Set(scan.problems.map((problem) => problem.file));
+    const unreadable = new Set(
+      scan.problems.filter((problem) => !problem.readWhole).map((problem) => problem.file),
+    );
     const protectedScopes = new Set(scan.problems.flatMap((problem) => problem.protectsScope ?? []));
     const staled: string[] = [];
     const removedServers: ConfigRow[] = [];

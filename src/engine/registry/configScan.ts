@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { AGENT_ADAPTERS } from '../agents';
+import { isWithin } from '../project/paths';
 import { type AgentSettings, claudeJsonProjectPath, readAgentSettings } from './agentSettings';
 import { type ConfigLocationOptions, type ConfigLocations, configLocations } from './configPaths';
 import { type JsonConfig, readJsonConfig } from './jsonConfig';
@@ -74,16 +75,15 @@ function projectEntries(
   entries.push(
     ...markdownEntries(
       path.join(root, '.claude'),
-      { scope: 'project', prefix: '', disabled: false },
+      { scope: 'project', prefix: '', disabled: false, within: root },
       problems,
     ),
   );
-  // VS Code and Cursor have no per-project disable list.
-  const notDisabled = { scope: 'project' as const, isDisabled: () => false };
-  const vscode = read(path.join(root, '.vscode', 'mcp.json'));
-  if (vscode) entries.push(...serverEntries(vscode, ['servers'], notDisabled));
+  // VS Code's .vscode/mcp.json is read through its adapter, which names its tools as VS Code does.
+  // Cursor has no per-project disable list.
   const cursor = read(path.join(root, '.cursor', 'mcp.json'));
-  if (cursor) entries.push(...serverEntries(cursor, ['mcpServers'], notDisabled));
+  if (cursor)
+    entries.push(...serverEntries(cursor, ['mcpServers'], { scope: 'project', isDisabled: () => false }));
   return entries;
 }
 
@@ -131,10 +131,15 @@ export function scanConfigs(options: ScanOptions): ConfigScan {
   const locations = configLocations(options);
   const scopes = TOOL_SCOPES.filter((scope) => (options.scopes ?? TOOL_SCOPES).includes(scope));
   const problems: ScanProblem[] = [];
+  const configs: JsonConfig[] = [];
+  // The repository's files are read only where they really are inside it.
   const read = (file: string): JsonConfig | undefined => {
-    const result = readJsonConfig(file);
+    const within = isWithin(locations.projectRoot, file) ? locations.projectRoot : undefined;
+    const result = readJsonConfig(file, { within });
     if ('problem' in result) problems.push({ file, message: result.problem });
-    return 'config' in result ? result.config : undefined;
+    if (!('config' in result)) return undefined;
+    configs.push(result.config);
+    return result.config;
   };
   const claudeJson = read(locations.claudeJson);
   const settings = readAgentSettings(locations, claudeJson, read);
@@ -149,6 +154,9 @@ export function scanConfigs(options: ScanOptions): ConfigScan {
     }
   });
   entries.push(...otherAgentsServers(locations, scopes, problems));
+  // What reading their entries found odd (keys written twice, entries left out).
+  for (const config of configs)
+    problems.push(...config.warnings.map((warning) => ({ file: config.file, ...warning })));
   const seen = new Set<string>();
   const unique = entries.filter((entry) => {
     const key = `${entry.scope}\0${entry.name}`;

@@ -1,6 +1,7 @@
 /** The tool registry: config scan, discovery from use, staleness and demotion, ranking, server toggles. */
 export { type ScanApplied, applyScan } from './applyScan';
 export { type ScanOptions, scanConfigs } from './configScan';
+export { scanConfigsOffThread } from './scanOffThread';
 export { displayPath } from './configPaths';
 export { type DiscoveryResult, SUCCESS_WINDOW, discoverFromUse } from './discovery';
 export { readFrontMatter } from './frontMatter';

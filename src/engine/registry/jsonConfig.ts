@@ -1,5 +1,9 @@
-/** Reading JSON config files (comments allowed) with the line of each entry, for "open at the entry". */
-import * as fs from 'node:fs';
+/**
+ * Reading JSON config files (comments allowed) with the line of each entry, for "open at the entry". A
+ * repository's config is hostile input: the file is read bounded (see boundedRead.ts), nesting deeper than
+ * MAX_NESTING is refused before the (recursive) parser sees it, an object yields at most MAX_MEMBERS
+ * members, and a key written twice counts once, as the last one, as JSON.parse and the agents take it.
+ */
 import {
   type JSONPath,
   type Node,
@@ -9,6 +13,12 @@ import {
   parseTree,
   printParseErrorCode,
 } from 'jsonc-parser';
+import { configMaxBytes, readBounded } from '../files/boundedRead';
+
+/** Deeper than any real config (they nest 3-6 levels), far below what overflows the parsers' recursion. */
+export const MAX_NESTING = 100;
+/** Members taken from one object, e.g. servers of one file; a real config declares tens. */
+export const MAX_MEMBERS = 1000;
 
 export interface JsonMember {
   key: string;
@@ -19,6 +29,8 @@ export interface JsonMember {
 
 export class JsonConfig {
   private lineStarts: number[] | undefined;
+  /** What was found odd while reading members (duplicate keys, members left out), each once. */
+  readonly warnings: Array<{ message: string; readWhole?: true }> = [];
 
   constructor(
     readonly file: string,
@@ -31,16 +43,42 @@ export class JsonConfig {
     return node ? getNodeValue(node) : undefined;
   }
 
-  /** The properties of the object at `jsonPath`, in file order; nothing when it isn't an object. */
+  /**
+   * The properties of the object at `jsonPath`, in file order, each key once with its last definition;
+   * at most MAX_MEMBERS of them; nothing when it isn't an object.
+   */
   membersAt(jsonPath: JSONPath): JsonMember[] {
     const node = this.root && findNodeAtLocation(this.root, jsonPath);
     if (node?.type !== 'object') return [];
-    return (node.children ?? []).flatMap((property) => {
-      const [key, value] = property.children ?? [];
-      return key && value
-        ? [{ key: String(key.value), value: getNodeValue(value), line: this.lineAt(key.offset) }]
-        : [];
+    const last = new Map<string, Node>();
+    const duplicated = new Set<string>();
+    for (const property of node.children ?? []) {
+      const key = property.children?.[0];
+      if (!key || !property.children?.[1]) continue;
+      const name = String(key.value);
+      if (last.delete(name)) duplicated.add(name);
+      last.set(name, property);
+    }
+    const where = jsonPath.length ? `"${jsonPath.join('.')}"` : 'the top level';
+    if (duplicated.size > 0) {
+      const names = [...duplicated].slice(0, 3).map((name) => JSON.stringify(name));
+      const more = duplicated.size > 3 ? ` and ${duplicated.size - 3} more` : '';
+      this.warn(
+        `${names.join(', ')}${more} of ${where} written more than once: the last definition counts, as for the agent`,
+        true,
+      );
+    }
+    if (last.size > MAX_MEMBERS)
+      this.warn(`${where} has ${last.size} entries: only the first ${MAX_MEMBERS} are shown`);
+    return [...last.values()].slice(0, MAX_MEMBERS).flatMap((property) => {
+      const [key, value] = property.children!;
+      return [{ key: String(key.value), value: getNodeValue(value), line: this.lineAt(key.offset) }];
     });
+  }
+
+  private warn(message: string, readWhole = false): void {
+    if (!this.warnings.some((warning) => warning.message === message))
+      this.warnings.push(readWhole ? { message, readWhole } : { message });
   }
 
   lineAt(offset: number): number {
@@ -58,16 +96,50 @@ export class JsonConfig {
 
 export type JsonRead = { config: JsonConfig } | { missing: true } | { problem: string };
 
-/** Read and parse a config file; a syntax error comes back as a message naming the first one's position. */
-export function readJsonConfig(file: string): JsonRead {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
-    return { problem: `could not be read (${(error as Error).message})` };
+/**
+ * Where `text` (JSON with comments) nests deeper than `limit` arrays and objects, or -1: a linear scan
+ * that skips strings and comments.
+ */
+export function nestingBeyond(text: string, limit: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      i = text.indexOf('\n', i);
+      if (i < 0) return -1;
+    } else if (c === '/' && text[i + 1] === '*') {
+      i = text.indexOf('*/', i + 2);
+      if (i < 0) return -1;
+      i++;
+    } else if (c === '{' || c === '[') {
+      if (++depth > limit) return i;
+    } else if (c === '}' || c === ']') {
+      depth--;
+    }
   }
+  return -1;
+}
+
+export interface JsonReadOptions {
+  /** The folder the file must really be in (a repository's files: links out of it are not read). */
+  within?: string;
+}
+
+/**
+ * Read and parse a config file (bounded, see the top); a syntax error comes back as a message naming the
+ * first one's position.
+ */
+export function readJsonConfig(file: string, options: JsonReadOptions = {}): JsonRead {
+  const read = readBounded(file, { maxBytes: configMaxBytes(options.within), within: options.within });
+  if (!('text' in read)) return read;
+  const text = read.text;
+  const tooDeep = nestingBeyond(text, MAX_NESTING);
+  if (tooDeep >= 0)
+    return {
+      problem: `nests deeper than ${MAX_NESTING} levels at line ${new JsonConfig(file, text, undefined).lineAt(tooDeep)}: not read`,
+    };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const config = new JsonConfig(file, text, root);

@@ -1,6 +1,7 @@
 /** Tools declared as markdown files: skills (`<name>/SKILL.md`), slash commands and subagents (`*.md`). */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { MARKDOWN_HEAD_BYTES, readBounded } from '../files/boundedRead';
+import { FolderWalk } from '../files/folderWalk';
 import { readFrontMatter } from './frontMatter';
 import type { ConfigEntry, ScanProblem, ToolScope } from './toolTypes';
 
@@ -18,57 +19,26 @@ export interface MarkdownOwner {
   scope: ToolScope;
   prefix: string;
   disabled: boolean;
+  /** A repository's tools folder: its files are read only where they really are inside it. */
+  within?: string;
 }
 
-interface Listed {
-  name: string;
-  full: string;
-  isDirectory: boolean;
-}
-
-/** A folder's entries with symlinks followed; a missing folder is empty, an unreadable one a problem. */
-function list(dir: string, problems: ScanProblem[]): Listed[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR')
-      problems.push({ file: dir, message: `could not be read (${(error as Error).message})` });
-    return [];
-  }
-  return entries
-    .map((entry) => {
-      const full = path.join(dir, entry.name);
-      let isDirectory = entry.isDirectory();
-      if (entry.isSymbolicLink()) {
-        try {
-          isDirectory = fs.statSync(full).isDirectory();
-        } catch {
-          isDirectory = false;
-        }
-      }
-      return { name: entry.name, full, isDirectory };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-function readText(file: string, problems: ScanProblem[]): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    problems.push({ file, message: `could not be read (${(error as Error).message})` });
-    return undefined;
-  }
+/** The head of a markdown tool (its front matter and first lines), read bounded; a problem when unreadable. */
+function readHead(file: string, owner: MarkdownOwner, problems: ScanProblem[]): string | undefined {
+  const read = readBounded(file, { maxBytes: MARKDOWN_HEAD_BYTES, head: true, within: owner.within });
+  if ('text' in read) return read.text;
+  if ('problem' in read) problems.push({ file, message: read.problem });
+  return undefined;
 }
 
 /** Markdown files below `dir` with their path relative to it, without the extension, as segments. */
 function markdownFiles(dir: string, problems: ScanProblem[], nested: boolean): Array<[string, string[]]> {
   const found: Array<[string, string[]]> = [];
+  const folders = new FolderWalk(dir, problems);
   const walk = (current: string, segments: string[]) => {
-    for (const entry of list(current, problems)) {
+    for (const entry of folders.list(current)) {
       if (entry.isDirectory) {
-        if (nested) walk(entry.full, [...segments, entry.name]);
+        if (nested && !folders.tooDeep(segments.length + 1)) walk(entry.full, [...segments, entry.name]);
       } else if (entry.name.endsWith('.md')) {
         found.push([entry.full, [...segments, entry.name.slice(0, -3)]]);
       }
@@ -80,10 +50,10 @@ function markdownFiles(dir: string, problems: ScanProblem[], nested: boolean): A
 
 /** `skills/<folder>/SKILL.md`, named by folder as Claude Code names them. */
 export function skillEntries(dir: string, owner: MarkdownOwner, problems: ScanProblem[]): ConfigEntry[] {
-  return list(dir, problems).flatMap((entry) => {
+  return new FolderWalk(dir, problems).list(dir).flatMap((entry) => {
+    if (!entry.isDirectory) return [];
     const file = path.join(entry.full, 'SKILL.md');
-    if (!entry.isDirectory || !fs.existsSync(file)) return [];
-    const text = readText(file, problems);
+    const text = readHead(file, owner, problems);
     if (text === undefined) return [];
     return [
       {
@@ -102,7 +72,7 @@ export function skillEntries(dir: string, owner: MarkdownOwner, problems: ScanPr
 /** `commands/**\/*.md` as `/<name>`; each subfolder adds a `<folder>:` namespace. */
 export function commandEntries(dir: string, owner: MarkdownOwner, problems: ScanProblem[]): ConfigEntry[] {
   return markdownFiles(dir, problems, true).flatMap(([file, segments]) => {
-    const text = readText(file, problems);
+    const text = readHead(file, owner, problems);
     if (text === undefined) return [];
     const { fields, body } = readFrontMatter(text);
     // Claude Code shows a command's first line when its front matter has no description.
@@ -124,7 +94,7 @@ export function commandEntries(dir: string, owner: MarkdownOwner, problems: Scan
 /** `agents/*.md`, named by their front matter `name` (the file name when it has none). */
 export function agentEntries(dir: string, owner: MarkdownOwner, problems: ScanProblem[]): ConfigEntry[] {
   return markdownFiles(dir, problems, false).flatMap(([file, segments]) => {
-    const text = readText(file, problems);
+    const text = readHead(file, owner, problems);
     if (text === undefined) return [];
     const { fields } = readFrontMatter(text);
     return [

@@ -38,6 +38,11 @@ export interface ScanProblem {
    * installed plugins), so that none of its tools can be told removed.
    */
   protectsScope?: ToolScope;
+  /**
+   * The file was read whole and its tools are as found: a warning about its content (a key written twice,
+   * links not followed), which keeps nothing from being told removed.
+   */
+  readWhole?: true;
 }
 
 export interface ConfigScan {

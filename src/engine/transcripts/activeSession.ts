@@ -9,7 +9,7 @@ import type { AgentId } from '../agents/types';
 import { expandTilde } from '../project/paths';
 import { latestMeasurableSessions } from '../project/sessions';
 import type { Store } from '../storage/store';
-import { recogniseSessionFile } from './agentSessionImport';
+import { sessionFileOwner } from './agentSessionImport';
 import { ContextGauge, type ContextGaugeOptions } from './contextGauge';
 import { SessionFileGauge } from './sessionFileGauge';
 import { findActiveTranscript } from './transcriptFiles';
@@ -85,10 +85,11 @@ export function findActiveSession(
     .sort((a, b) => mtimeOf(b.file) - mtimeOf(a.file))[0];
 }
 
-/** A session file named by path: another agent's format when its content says so, else Claude Code's. */
+/** A session file named by path, whichever agent's its content says; throws for a file no agent's. */
 export function sessionOfFile(file: string): ActiveSession {
-  const recognised = recogniseSessionFile(file);
-  return { agent: recognised?.adapter.id ?? 'claude-code', file };
+  const owner = sessionFileOwner(file);
+  if (owner.agent === undefined) throw new Error(owner.problem);
+  return { agent: owner.agent === 'other' ? owner.found.adapter.id : 'claude-code', file };
 }
 
 /** The gauge for a session; undefined where its file does not say how full the context is. */

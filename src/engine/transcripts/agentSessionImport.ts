@@ -3,8 +3,10 @@
  * adapter finds and reads its files into neutral session items, written as rows. A file is read again whole
  * when its size or time changed; the rows are keyed, so nothing is counted twice.
  */
-import * as fs from 'node:fs';
 import { AGENT_ADAPTERS } from '../agents';
+import { readSessionBytes } from '../agents/sessionBytes';
+import { visibleLine } from '../../shared/visibleText';
+import { recogniseClaudeTranscript } from './transcriptLine';
 import { sessionFileStamp } from './sessionFileGauge';
 import type { AgentAdapter, SessionFiles } from '../agents/adapter';
 import type { ProjectEngine } from '../project/projectEngine';
@@ -34,22 +36,37 @@ export function findAgentSessionFiles(
   return [...found.values()];
 }
 
-/** The agent whose session format a file's first bytes are, if any but Claude Code's. */
-export function recogniseSessionFile(file: string): AgentSessionFile | undefined {
+/** What is read of a file to tell whose it is: 64 KiB, or its whole first line up to 4 MiB. */
+const HEAD_BYTES = 64 * 1024;
+const MAX_FIRST_LINE = 4 * 1024 * 1024;
+
+/** The start of a session file as text, decompressed where the agent compressed it. */
+function sessionHead(file: string): string {
+  const bytes = readSessionBytes(file, MAX_FIRST_LINE);
+  const newline = bytes.indexOf(0x0a, 0);
+  const end = newline < 0 ? bytes.length : Math.max(newline, Math.min(bytes.length, HEAD_BYTES));
+  return bytes.toString('utf8', 0, end);
+}
+
+/** Whose session file a file is, by its content: an agent's, or why none reads it. */
+export type SessionFileOwner =
+  | { agent: 'claude-code' }
+  | { agent: 'other'; found: AgentSessionFile }
+  | { agent: undefined; problem: string };
+
+export function sessionFileOwner(file: string): SessionFileOwner {
+  const name = visibleLine(file);
   let head: string;
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      const buffer = Buffer.alloc(64 * 1024);
-      head = buffer.toString('utf8', 0, fs.readSync(fd, buffer, 0, buffer.length, 0));
-    } finally {
-      fs.closeSync(fd);
-    }
+    head = sessionHead(file);
   } catch {
-    return undefined;
+    return { agent: undefined, problem: `${name}: cannot be read` };
   }
   const adapter = withSessions().find((candidate) => candidate.sessions.recognise(head));
-  return adapter && { file, adapter };
+  if (adapter) return { agent: 'other', found: { file, adapter } };
+  // A transcript just created is empty: nothing in it can be misread.
+  if (head.trim() === '' || recogniseClaudeTranscript(head)) return { agent: 'claude-code' };
+  return { agent: undefined, problem: `${name}: not a session file of any agent Context Deck reads` };
 }
 
 export interface AgentImportResult extends RowCounts {

@@ -7,6 +7,7 @@ import { type DiskFacts, NO_DISK_FACTS, readDiskFacts } from './breakdownDisk';
 import type { ContextBreakdown } from './breakdownTypes';
 import { BreakdownTracker } from './contextBreakdown';
 import { ContextItemsTracker } from './contextItems';
+import { type ContextForecast, forecastContext } from './contextForecast';
 import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
@@ -55,6 +56,8 @@ export interface GaugeReading {
    * the transcript changes: treat it as read-only.
    */
   breakdown: ContextBreakdown;
+  /** When it will compact (or fill), from the session's own growth, or why that cannot be told. */
+  forecast: ContextForecast;
 }
 
 export interface ContextGaugeOptions {
@@ -94,6 +97,25 @@ export function contextWindow(
   if (models.some((model) => model?.toLowerCase().includes('[1m]')) || maxTokens > DEFAULT_CONTEXT_WINDOW)
     return LARGE_CONTEXT_WINDOW;
   return DEFAULT_CONTEXT_WINDOW;
+}
+
+/** Whether the window is known rather than guessed: given, or that of a Claude model (200k unless `[1m]`). */
+export function windowKnown(models: ReadonlyArray<string | null | undefined>, window?: number): boolean {
+  return (window !== undefined && window > 0) || models.some((model) => model && /claude/i.test(model));
+}
+
+/** The forecast of a reading: what it needs is all in the reading. */
+export function readingForecast(reading: Omit<GaugeReading, 'forecast'>, known: boolean): ContextForecast {
+  return forecastContext({
+    trend: reading.trend,
+    compactionTimes: reading.compactions.map((compaction) => compaction.at),
+    compactedSinceUsage: reading.compactedSinceUsage,
+    at: reading.breakdown.autocompactAt,
+    window: reading.window,
+    windowKnown: known,
+    prompts: reading.prompts,
+    items: reading.breakdown.items,
+  });
 }
 
 /**
@@ -143,8 +165,9 @@ export class ContextGauge {
   }
 
   reading(): GaugeReading {
-    const window = contextWindow([this.options.modelHint, this.model], this.maxTokens, this.options.window);
-    return {
+    const models = [this.options.modelHint, this.model];
+    const window = contextWindow(models, this.maxTokens, this.options.window);
+    const reading = {
       transcript: this.transcript,
       sessionId: this.sessionId ?? null,
       model: this.model ?? null,
@@ -161,6 +184,7 @@ export class ContextGauge {
       prompts: this.items.prompts.count,
       breakdown: this.breakdown.breakdown(this.tokens, window),
     };
+    return { ...reading, forecast: readingForecast(reading, windowKnown(models, this.options.window)) };
   }
 
   /** A tracker that reads the session's files on disk once, when its first API call is counted. */

@@ -2,7 +2,7 @@ import {
   type AgentSessionFile,
   findAgentSessionFiles,
   importAgentSessions,
-  recogniseSessionFile,
+  sessionFileOwner,
 } from './agentSessionImport';
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -64,6 +64,8 @@ export interface TranscriptImportResult extends RowCounts {
   skippedFiles: number;
   /** Files found that belong to another project (by recorded cwd) or record none. */
   foreignFiles: number;
+  /** Why each named file that is no agent's session file was not read. */
+  unrecognised: string[];
   lines: number;
   malformed: number;
   bytes: number;
@@ -115,6 +117,7 @@ function emptyResult(): TranscriptImportResult {
     files: 0,
     skippedFiles: 0,
     foreignFiles: 0,
+    unrecognised: [],
     lines: 0,
     malformed: 0,
     bytes: 0,
@@ -140,14 +143,16 @@ export async function importTranscripts(
     throw new Error('only the process that writes this project can import transcripts');
   let sources: Source[];
   let agentFiles: AgentSessionFile[];
+  const unrecognised: string[] = [];
   if (options.paths?.length) {
     // Named files are told apart by their content: another agent's session format, else Claude Code's.
     sources = [];
     agentFiles = [];
     for (const source of namedSources(options.paths)) {
-      const agentFile = recogniseSessionFile(source.file);
-      if (agentFile) agentFiles.push(agentFile);
-      else sources.push(source);
+      const owner = sessionFileOwner(source.file);
+      if (owner.agent === 'other') agentFiles.push(owner.found);
+      else if (owner.agent === 'claude-code') sources.push(source);
+      else unrecognised.push(owner.problem);
     }
   } else {
     sources = (options.claudeDir ? [options.claudeDir] : claudeConfigDirs()).flatMap((dir) =>
@@ -156,6 +161,7 @@ export async function importTranscripts(
     agentFiles = options.claudeDir ? [] : findAgentSessionFiles(engine.identity.roots);
   }
   const result = await new TranscriptImport(engine, options).run(sources);
+  result.unrecognised = unrecognised;
   if (!result.cancelled) {
     const others = await importAgentSessions(engine, agentFiles, options);
     result.files += others.files;

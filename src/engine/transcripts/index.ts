@@ -9,6 +9,13 @@ export {
   LARGE_CONTEXT_WINDOW,
   contextWindow,
 } from './contextGauge';
+export {
+  type ContextForecast,
+  type Tipping,
+  currentSegment,
+  estimateSteps,
+  forecastContext,
+} from './contextForecast';
 export type {
   BreakdownCategory,
   BreakdownCategoryName,

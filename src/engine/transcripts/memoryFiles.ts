@@ -9,6 +9,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { CONFIG_MAX_BYTES, readBounded } from '../files/boundedRead';
+import { FolderWalk } from '../files/folderWalk';
 import { readFrontMatter } from '../registry/frontMatter';
 import { encodeProjectDir } from './transcriptFiles';
 
@@ -29,12 +31,10 @@ function managedMemoryFile(): string {
   return '/etc/claude-code/CLAUDE.md';
 }
 
+/** A regular file's first MiB (Claude Code warns long before that): never a FIFO, a device or all of one. */
 function readText(file: string): string | undefined {
-  try {
-    return fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = readBounded(file, { maxBytes: CONFIG_MAX_BYTES, head: true });
+  return 'text' in read ? read.text : undefined;
 }
 
 /** Folders from the filesystem root down to `dir`, as Claude Code orders their files. */
@@ -46,23 +46,15 @@ function foldersDownTo(dir: string): string[] {
   }
 }
 
-/** `.md` files below a rules folder, in name order, symlinks followed. */
+/** `.md` files below a rules folder, in name order, links followed (each folder once, see FolderWalk). */
 function ruleFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    const full = path.join(dir, name);
-    try {
-      if (fs.statSync(full).isDirectory()) return ruleFiles(full);
-    } catch {
-      return [];
-    }
-    return name.endsWith('.md') ? [full] : [];
-  });
+  const folders = new FolderWalk(dir, []);
+  const walk = (current: string, depth: number): string[] =>
+    folders.list(current).flatMap((entry) => {
+      if (entry.isDirectory) return folders.tooDeep(depth + 1) ? [] : walk(entry.full, depth + 1);
+      return entry.name.endsWith('.md') ? [entry.full] : [];
+    });
+  return walk(dir, 0);
 }
 
 /** The `@path` imports of a memory file, outside code (Claude Code does not expand those). */

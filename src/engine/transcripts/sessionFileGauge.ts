@@ -1,10 +1,14 @@
 /**
  * The gauge for agents other than Claude Code, from the usage their session files record (`SessionItem`s):
  * the context size after each turn, and the window where the file says it. Their files say how full the
- * context is, not what fills it, so the breakdown is one measured total, shown as the conversation.
+ * context is, and only in part what fills it: the breakdown's fixed part is what the first model call held
+ * before the first prompt (estimated: the prompt is counted by its characters), split into the parts of the
+ * prompt the file holds (Codex's base instructions and AGENTS.md) by their characters, the rest being the
+ * tools; the conversation is the total less that.
  */
 import * as fs from 'node:fs';
 import type { SessionFiles, SessionItem } from '../agents/adapter';
+import { estimate } from './breakdownCompose';
 import type { BreakdownCategory, ContextBreakdown } from './breakdownTypes';
 import {
   type Compaction,
@@ -12,6 +16,8 @@ import {
   type GaugeReading,
   type TrendPoint,
   contextWindow,
+  readingForecast,
+  windowKnown,
 } from './contextGauge';
 
 const TREND_POINTS = 200;
@@ -132,7 +138,7 @@ export function gaugeOfItems(
     at: usage.at,
     tokens: usage.contextTokens,
   }));
-  return {
+  const reading = {
     transcript,
     sessionId: sessionId ?? null,
     model: model ?? null,
@@ -147,16 +153,66 @@ export function gaugeOfItems(
     items: [],
     latestPrompt,
     prompts,
-    breakdown: totalOnlyBreakdown(tokens, window, last !== undefined),
+    breakdown: sessionBreakdown(own, tokens, window, last !== undefined),
+  };
+  return {
+    ...reading,
+    forecast: readingForecast(reading, windowKnown([options.modelHint, model], options.window ?? declared)),
   };
 }
 
-function totalOnlyBreakdown(total: number, window: number, measured: boolean): ContextBreakdown {
-  const categories: BreakdownCategory[] = [
-    { name: 'messages', tokens: total, measured },
+type FixedPart = 'system_prompt' | 'memory_files';
+
+/** What the first model call held besides the prompts before it: the session's fixed prompt. */
+function fixedOverhead(items: readonly SessionItem[]): number | undefined {
+  let promptChars = 0;
+  for (const item of items) {
+    if (item.type === 'prompt') promptChars += item.text.length;
+    if (item.type === 'usage') return Math.max(0, item.contextTokens - estimate(promptChars));
+  }
+  return undefined;
+}
+
+/** The fixed prompt's parts the file holds, each counted once (a part repeated every turn is one). */
+function fixedParts(items: readonly SessionItem[]): Map<FixedPart, number> {
+  const seen = new Set<string>();
+  const parts = new Map<FixedPart, number>();
+  for (const item of items) {
+    if (item.type !== 'context' || seen.has(item.key)) continue;
+    seen.add(item.key);
+    parts.set(item.category, (parts.get(item.category) ?? 0) + estimate(item.chars));
+  }
+  return parts;
+}
+
+function sessionBreakdown(
+  items: readonly SessionItem[],
+  total: number,
+  window: number,
+  measured: boolean,
+): ContextBreakdown {
+  const categories: BreakdownCategory[] = [];
+  let fixed = Math.min(total, fixedOverhead(items) ?? 0);
+  const overhead = fixed;
+  const parts = fixedParts(items);
+  for (const name of ['system_prompt', 'memory_files'] as const) {
+    const tokens = Math.min(fixed, parts.get(name) ?? 0);
+    if (tokens === 0) continue;
+    categories.push({ name, tokens, measured: false });
+    fixed -= tokens;
+  }
+  // The rest of the fixed prompt is the tools' schemas, where the file holds the instructions; else all of it.
+  if (fixed > 0)
+    categories.push({
+      name: parts.size > 0 ? 'system_tools' : 'system_prompt',
+      tokens: fixed,
+      measured: false,
+    });
+  categories.push(
+    { name: 'messages', tokens: total - overhead, measured: measured && overhead === 0 },
     { name: 'free_space', tokens: Math.max(0, window - total), measured },
     { name: 'autocompact_buffer', tokens: 0, measured: false },
-  ];
+  );
   return {
     total,
     window,

@@ -341,3 +341,34 @@ function attachmentOf(value: unknown): TranscriptAttachment | undefined {
 export function contextTokens(usage: Usage): number {
   return usage.input + usage.cacheCreation + usage.cacheRead;
 }
+
+/** The `type`s of Claude Code's transcript lines. */
+const CLAUDE_LINE_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+]);
+/** Lines of a file's start looked at: its first lines may be torn or of a type added since. */
+const RECOGNISE_LINES = 50;
+
+/** Whether a file's first lines are a Claude Code transcript's. */
+export function recogniseClaudeTranscript(head: string): boolean {
+  for (const raw of head.split('\n').slice(0, RECOGNISE_LINES)) {
+    if (!raw.trimStart().startsWith('{')) continue;
+    let line: Json | undefined;
+    try {
+      line = object(JSON.parse(raw));
+    } catch {
+      continue;
+    }
+    if (!line) continue;
+    if (typeof line.type === 'string' && CLAUDE_LINE_TYPES.has(line.type)) return true;
+    if (typeof line.sessionId === 'string' && object(line.message)) return true;
+  }
+  return false;
+}

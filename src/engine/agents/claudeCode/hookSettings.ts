@@ -34,14 +34,25 @@ const TOOL_EVENTS = new Set<string>(['PostToolUse', 'PostToolUseFailure']);
 export const SESSION_START_TIMEOUT_SECONDS = 5;
 export const ASYNC_HOOK_TIMEOUT_SECONDS = 30;
 
-export function claudeSettingsPath(scope: HookScope, projectRoot: string, userHome = os.homedir()): string {
+/** Claude Code's user folder: `CLAUDE_CONFIG_DIR` when set, else `~/.claude`. */
+export function claudeUserDir(userHome = os.homedir(), env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.CLAUDE_CONFIG_DIR?.trim();
+  return configured ? path.resolve(configured) : path.join(userHome, '.claude');
+}
+
+export function claudeSettingsPath(
+  scope: HookScope,
+  projectRoot: string,
+  userHome = os.homedir(),
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   switch (scope) {
     case 'project':
       return path.join(projectRoot, '.claude', 'settings.json');
     case 'local':
       return path.join(projectRoot, '.claude', 'settings.local.json');
     case 'user':
-      return path.join(userHome, '.claude', 'settings.json');
+      return path.join(claudeUserDir(userHome, env), 'settings.json');
   }
 }
 

@@ -16,6 +16,13 @@ const SCOPE_DETAILS: Readonly<Record<HookScope, string>> = {
   user: '~/.claude/settings.json: all your projects',
 };
 
+/** The user scope's file is where CLAUDE_CONFIG_DIR moves it, when it is set. */
+function describeScope(scope: HookScope): string {
+  if (scope === 'user' && process.env.CLAUDE_CONFIG_DIR?.trim())
+    return '$CLAUDE_CONFIG_DIR/settings.json: all your projects';
+  return SCOPE_DETAILS[scope];
+}
+
 /** A file that holds nothing once our hooks are gone: connecting created it, so disconnecting removes it. */
 function isEmptyObject(text: string, file: string): boolean {
   const value = parseJsonc(text, file);
@@ -26,7 +33,7 @@ function isEmptyObject(text: string, file: string): boolean {
 
 export const claudeHooks: HookInstaller<HookScope> = {
   scopes: HOOK_SCOPES,
-  describeScope: (scope) => SCOPE_DETAILS[scope],
+  describeScope,
   settingsPath: (scope, projectRoot, userHome) => claudeSettingsPath(scope, projectRoot, userHome),
   planConnect: (file, before, command): SettingsPlan => planHookInstall(file, before, command),
   planDisconnect(file, before): SettingsPlan {

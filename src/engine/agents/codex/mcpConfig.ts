@@ -4,10 +4,11 @@
  * (developers.openai.com/codex/mcp). A server runs a `command` with `args` (stdio) or is reached at a `url`
  * (streamable HTTP); `enabled = false` keeps it declared but off.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { redactText } from '../../redact';
+import { MAX_MEMBERS, MAX_NESTING } from '../../registry/jsonConfig';
+import { configMaxBytes, readBounded } from '../../files/boundedRead';
 import type { DeclaredServer, ToolConfig } from '../adapter';
 import { codexHome } from './paths';
 import { codexMcpToolName } from './toolKinds';
@@ -26,6 +27,8 @@ function isTable(value: unknown): value is Table {
  * The dotted key at the start of `text` (bare, "basic" or 'literal' parts, spaces around dots), and where
  * it ends; undefined when `text` does not start with one.
  */
+const BARE_KEY = /[A-Za-z0-9_-]+/y;
+
 function readKey(text: string): { keys: string[]; end: number } | undefined {
   const keys: string[] = [];
   let i = 0;
@@ -57,7 +60,9 @@ function readKey(text: string): { keys: string[]; end: number } | undefined {
       i++;
       keys.push(key);
     } else {
-      const bare = /^[A-Za-z0-9_-]+/.exec(text.slice(i));
+      // Sticky, not on a slice: a line of thousands of dotted parts stays linear.
+      BARE_KEY.lastIndex = i;
+      const bare = BARE_KEY.exec(text);
       if (!bare) return undefined;
       keys.push(bare[0]);
       i += bare[0].length;
@@ -68,38 +73,42 @@ function readKey(text: string): { keys: string[]; end: number } | undefined {
   }
 }
 
-function samePath(keys: string[], prefix: string[]): boolean {
-  return prefix.every((key, index) => keys[index] === key);
-}
-
 /**
- * The 1-based line where `config.toml` declares server `name`: its `[mcp_servers.<name>]` header, else
- * the first table under it, else its key in an `[mcp_servers]` table or a dotted key at the root.
+ * The 1-based line where `config.toml` declares each server: its `[mcp_servers.<name>]` header, else the
+ * first table under it, else its key in an `[mcp_servers]` table or a dotted key at the root. One pass
+ * for all servers (a pass per server made 16,000 servers take 85 s).
  */
-export function serverLine(text: string, name: string): number {
+export function serverLines(text: string): Map<string, number> {
+  const headers = new Map<string, number>();
+  const fallbacks = new Map<string, number>();
   const lines = text.split(/\r?\n/);
   let table: string[] = [];
-  let fallback: number | undefined;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index].trimStart();
+    let keys: string[];
     if (line.startsWith('[')) {
       const isArray = line.startsWith('[[');
       const key = readKey(line.slice(isArray ? 2 : 1));
       if (!key) continue;
       table = key.keys;
       if (isArray) continue;
-      if (table.length === 2 && samePath(table, ['mcp_servers', name])) return index + 1;
-      if (fallback === undefined && table.length > 2 && samePath(table, ['mcp_servers', name]))
-        fallback = index + 1;
-      continue;
+      keys = table;
+      if (keys.length === 2 && keys[0] === 'mcp_servers' && !headers.has(keys[1]))
+        headers.set(keys[1], index + 1);
+    } else {
+      const key = readKey(line);
+      if (!key || line[key.end] !== '=') continue;
+      keys = [...table, ...key.keys];
     }
-    const key = readKey(line);
-    if (!key || line[key.end] !== '=') continue;
-    const full = [...table, ...key.keys];
-    if (fallback === undefined && full.length >= 2 && samePath(full, ['mcp_servers', name]))
-      fallback = index + 1;
+    if (keys.length >= 2 && keys[0] === 'mcp_servers' && !fallbacks.has(keys[1]))
+      fallbacks.set(keys[1], index + 1);
   }
-  return fallback ?? 1;
+  for (const [name, line] of headers) fallbacks.set(name, line);
+  return fallbacks;
+}
+
+export function serverLine(text: string, name: string): number {
+  return serverLines(text).get(name) ?? 1;
 }
 
 /** "stdio: npx -y server" or "http: https://…", credentials redacted: arguments and URLs may carry them. */
@@ -126,7 +135,8 @@ export interface ConfigServers {
 export function serversInConfig(file: string, text: string, scope: DeclaredServer['scope']): ConfigServers {
   let config: unknown;
   try {
-    config = parse(text);
+    // smol-toml counts its depth as it parses: deeper than MAX_NESTING is an error, never a stack overflow.
+    config = parse(text, { maxDepth: MAX_NESTING });
   } catch (error) {
     return { servers: [], problems: [{ file, message: problemMessage(error) }] };
   }
@@ -134,12 +144,21 @@ export function serversInConfig(file: string, text: string, scope: DeclaredServe
   if (section === undefined) return { servers: [], problems: [] };
   if (!isTable(section))
     return { servers: [], problems: [{ file, message: '`mcp_servers` is not a table of servers' }] };
-  const servers = Object.entries(section).map(([name, value]): DeclaredServer => {
+  const problems: ConfigServers['problems'] = [];
+  const names = Object.keys(section);
+  if (names.length > MAX_MEMBERS)
+    problems.push({
+      file,
+      message: `\`mcp_servers\` has ${names.length} entries: only the first ${MAX_MEMBERS} are shown`,
+    });
+  const lines = serverLines(text);
+  const servers = names.slice(0, MAX_MEMBERS).map((name): DeclaredServer => {
+    const value = section[name];
     const server = isTable(value) ? value : {};
     const declared: DeclaredServer = {
       name,
       file,
-      line: serverLine(text, name),
+      line: lines.get(name) ?? 1,
       scope,
       disabled: server.enabled === false,
     };
@@ -147,7 +166,7 @@ export function serversInConfig(file: string, text: string, scope: DeclaredServe
     if (description !== undefined) declared.description = description;
     return declared;
   });
-  return { servers, problems: [] };
+  return { servers, problems };
 }
 
 function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv) {
@@ -163,22 +182,16 @@ function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessE
       ];
 }
 
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 export const codexTools: ToolConfig = {
   files: (projectRoot, userHome, env) => configFiles(projectRoot, userHome, env).map(({ file }) => file),
   servers(projectRoot, userHome, env) {
     const result: ConfigServers = { servers: [], problems: [] };
     for (const { file, scope } of configFiles(projectRoot, userHome, env)) {
-      const text = readText(file);
-      if (text === undefined) continue;
-      const found = serversInConfig(file, text, scope);
+      const within = scope === 'project' ? projectRoot : undefined;
+      const read = readBounded(file, { maxBytes: configMaxBytes(within), within });
+      if ('problem' in read) result.problems.push({ file, message: read.problem });
+      if (!('text' in read)) continue;
+      const found = serversInConfig(file, read.text, scope);
       result.servers.push(...found.servers);
       result.problems.push(...found.problems);
     }

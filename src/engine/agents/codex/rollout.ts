@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { toEpochMs } from '../../log/eventLine';
+import { leadingFields } from '../jsonPrefix';
 import type { SessionItem } from '../adapter';
 import type { ToolCall, ToolOutcome } from '../types';
 import {
@@ -48,6 +49,11 @@ const INJECTED_PREFIXES = [
   '<subagent_notification>',
 ];
 
+/** The injected messages that carry the project's instructions (AGENTS.md): Claude Code's memory files. */
+const MEMORY_PREFIXES = ['# AGENTS.md instructions', '<user_instructions>', '<INSTRUCTIONS>'];
+/** The ones that carry Codex's own standing instructions: part of its system prompt. */
+const SYSTEM_PREFIXES = ['<environment_context>', '<permissions instructions>'];
+
 const RESPONSE_ITEM_TYPES = new Set([
   'message',
   'reasoning',
@@ -58,6 +64,17 @@ const RESPONSE_ITEM_TYPES = new Set([
   'local_shell_call',
   'web_search_call',
 ]);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The turn a `turn_context` line or a turn's start event opens. */
+function turnIdOf(line: Line): string | undefined {
+  const opensTurn =
+    line.type === 'turn_context' ||
+    (line.type === 'event_msg' &&
+      (line.payload.type === 'task_started' || line.payload.type === 'turn_started'));
+  return opensTurn ? text(line.payload.turn_id) : undefined;
+}
 
 function hash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
@@ -109,30 +126,38 @@ function sessionIdOf(meta: Json): string | undefined {
   return text(meta.id) ?? text(meta.session_id);
 }
 
-/** Whether a file's first line (possibly cut short) is a Codex rollout's session meta. */
+/**
+ * Whether a file's first line is a Codex rollout's session meta: a `session_meta` line, whatever the order
+ * or size of its fields (the meta carries the base instructions, tens of KB, so the line may be cut short
+ * here), or the bare meta of releases before the line wrapper.
+ */
 export function recogniseRolloutHead(head: string): boolean {
-  const first = head.split('\n', 1)[0].trim();
-  if (!first.startsWith('{')) return false;
-  const line = parseLine(first, true);
-  if (line === null) {
-    // A first line cut short (the meta carries the long base instructions): its opening is enough.
-    return /^\{"timestamp":"[^"]*","type":"session_meta","payload":\{"id":"/.test(first);
-  }
-  if (line?.type !== 'session_meta') return false;
+  const first = head.split('\n', 1)[0];
+  if (leadingFields(first).strings.get('type') === 'session_meta') return true;
+  const line = parseLine(first.trim(), true);
   return (
+    line?.type === 'session_meta' &&
     sessionIdOf(line.payload) !== undefined &&
     (line.payload.cwd !== undefined || 'instructions' in line.payload)
   );
 }
 
-/** The session meta a rollout's first line holds, for deciding whose project it is without reading on. */
-export function rolloutMeta(firstLine: string): { id: string; cwd?: string } | undefined {
-  const line = parseLine(firstLine.trim(), true);
-  if (!line || line.type !== 'session_meta') return undefined;
-  const id = sessionIdOf(line.payload);
-  if (id === undefined) return undefined;
-  const cwd = text(line.payload.cwd);
-  return cwd === undefined ? { id } : { id, cwd };
+/**
+ * The folder a rollout's session ran in: its meta's `cwd`, else (releases whose meta has none) the first
+ * turn context's. `lines` are the file's first lines; reading stops at the answer.
+ */
+export function rolloutCwd(lines: Iterable<string>): string | undefined {
+  let first = true;
+  for (const raw of lines) {
+    if (raw.trim() === '') continue;
+    const line = parseLine(raw, first);
+    if (first && line?.type !== 'session_meta') return undefined;
+    first = false;
+    const cwd =
+      line && (line.type === 'session_meta' || line.type === 'turn_context') && text(line.payload.cwd);
+    if (cwd) return cwd;
+  }
+  return undefined;
 }
 
 /** Everything a rollout's text says, in file order; lines that are no JSON object are skipped and counted. */
@@ -167,6 +192,14 @@ class RolloutReader {
   private readonly meta: Json | undefined;
   private readonly promptEvents: boolean;
   private readonly firstModel: string | undefined;
+  private readonly cwd: string | undefined;
+  /**
+   * A fork's own id: a fork persists its parent's lines before its own turns, and every id is a UUIDv7,
+   * which sorts by the time it was made, so a turn whose id sorts before the fork's is the parent's.
+   */
+  private readonly forkedAt: string | undefined;
+  /** Reading a fork's copy of its parent's lines: they set the state, but are not this session's. */
+  private replaying: boolean;
   private sessionEmitted = false;
   private at = 0;
   private model: string | undefined;
@@ -197,6 +230,20 @@ class RolloutReader {
     this.firstModel = lines
       .map((line) => (line.type === 'turn_context' ? text(line.payload.model) : undefined))
       .find(Boolean);
+    this.cwd =
+      text(meta?.cwd) ??
+      lines.map((line) => (line.type === 'turn_context' ? text(line.payload.cwd) : undefined)).find(Boolean);
+    // Without a turn of its own that says so (releases without turn ids), a fork is read whole.
+    const forkedAt = this.sessionId;
+    this.forkedAt =
+      this.origin !== this.sessionId &&
+      lines.some((line) => {
+        const turnId = turnIdOf(line);
+        return turnId !== undefined && UUID.test(turnId) && turnId.toLowerCase() >= forkedAt.toLowerCase();
+      })
+        ? forkedAt
+        : undefined;
+    this.replaying = this.forkedAt !== undefined;
   }
 
   read(): SessionItem[] {
@@ -210,7 +257,7 @@ class RolloutReader {
           break;
         case 'turn_context':
           this.model = text(line.payload.model) ?? this.model;
-          this.turn(text(line.payload.turn_id));
+          this.turn(turnIdOf(line));
           break;
         case 'response_item':
           this.responseItem(line.payload);
@@ -228,6 +275,7 @@ class RolloutReader {
   }
 
   private push(item: SessionItem): void {
+    if (this.replaying) return;
     if (!this.sessionEmitted && item.type !== 'session') this.session();
     this.items.push(item);
   }
@@ -242,18 +290,46 @@ class RolloutReader {
       sessionId: this.sessionId,
       at: toEpochMs(meta.timestamp) ?? this.at,
     };
-    const cwd = text(meta.cwd);
-    if (cwd !== undefined) item.cwd = cwd;
+    if (this.cwd !== undefined) item.cwd = this.cwd;
     if (this.firstModel !== undefined) item.model = this.firstModel;
     const role = text(meta.agent_role) ?? text(meta.agent_type);
     if (role !== undefined) item.agentType = role;
     const parent = text(meta.forked_from_id);
     if (parent !== undefined && parent !== this.sessionId) item.parentSessionId = parent;
     this.items.push(item);
+    const base = text(record(meta.base_instructions).text) ?? text(meta.instructions);
+    if (base) this.items.push(this.contextPart('system_prompt', base, item.at));
+  }
+
+  private contextPart(
+    category: 'system_prompt' | 'memory_files',
+    content: string,
+    at = this.at,
+  ): Extract<SessionItem, { type: 'context' }> {
+    return {
+      type: 'context',
+      sessionId: this.sessionId,
+      at,
+      category,
+      key: hash(content),
+      chars: content.length,
+    };
+  }
+
+  /** A message Codex adds to the conversation: the project's instructions, or its own (environment...). */
+  private injected(message: string): void {
+    const start = message.trimStart();
+    if (MEMORY_PREFIXES.some((prefix) => start.startsWith(prefix)))
+      this.push(this.contextPart('memory_files', message));
+    else if (SYSTEM_PREFIXES.some((prefix) => start.startsWith(prefix)))
+      this.push(this.contextPart('system_prompt', message));
   }
 
   private turn(turnId: string | undefined): void {
-    if (turnId !== undefined) this.turnId = turnId;
+    if (turnId === undefined) return;
+    this.turnId = turnId;
+    if (this.forkedAt !== undefined && UUID.test(turnId))
+      this.replaying = turnId.toLowerCase() < this.forkedAt.toLowerCase();
   }
 
   private prompt(message: string | undefined): void {
@@ -305,9 +381,13 @@ class RolloutReader {
 
   private responseItem(payload: Json): void {
     switch (payload.type) {
-      case 'message':
-        if (!this.promptEvents && payload.role === 'user') this.prompt(messageText(payload.content));
+      case 'message': {
+        const content = messageText(payload.content);
+        if ((payload.role === 'user' || payload.role === 'developer') && content && isInjected(content))
+          this.injected(content);
+        else if (!this.promptEvents && payload.role === 'user') this.prompt(content);
         break;
+      }
       case 'function_call': {
         const name = qualifiedName(text(payload.name) ?? '', payload.namespace);
         const callId = text(payload.call_id) ?? text(payload.id);

@@ -1,16 +1,18 @@
 /**
  * Finding and reading Codex's rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, and
- * `$CODEX_HOME/archived_sessions/` for sessions the user archived. Which project a rollout belongs to is
- * decided from its first line alone (the session meta's `cwd`), so finding stays cheap however long the
- * sessions are.
+ * `$CODEX_HOME/archived_sessions/` for sessions the user archived; a rollout untouched for days is
+ * compressed to `rollout-*.jsonl.zst` (codex-rs/rollout `compression.rs`, which reads the plain file when
+ * both exist). Which project a rollout belongs to is decided from its first lines (the session meta's
+ * `cwd`, else the first turn context's), so finding stays cheap however long the sessions are.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionFiles, SessionItem } from '../adapter';
 import { codexHome, isInside } from './paths';
-import { readRollout, recogniseRolloutHead, rolloutMeta } from './rollout';
+import { readSessionBytes, sessionTailIncludes } from '../sessionBytes';
+import { readRollout, recogniseRolloutHead, rolloutCwd } from './rollout';
 
-const ROLLOUT_NAME = /^rollout-.*\.jsonl$/;
+const ROLLOUT_NAME = /^rollout-.*\.jsonl(\.zst)?$/;
 /** The date folders are three deep; a little more covers older flat and nested layouts. */
 const MAX_DEPTH = 4;
 /** The session meta carries the base instructions (tens of KB); no first line is longer than this. */
@@ -26,7 +28,12 @@ function rolloutFilesUnder(dir: string, depth: number, found: string[]): void {
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory() && depth < MAX_DEPTH) rolloutFilesUnder(full, depth + 1, found);
-    else if (entry.isFile() && ROLLOUT_NAME.test(entry.name)) found.push(full);
+    else if (entry.isFile() && ROLLOUT_NAME.test(entry.name)) {
+      // Codex reads the plain file when both exist (a compression under way), and so does this.
+      const compressed = entry.name.endsWith('.zst');
+      if (compressed && entries.some((other) => `${other.name}.zst` === entry.name)) continue;
+      found.push(full);
+    }
   }
 }
 
@@ -58,6 +65,26 @@ export function readFirstLine(file: string): string | undefined {
   }
 }
 
+/** Bytes of a rollout searched for the turn context that names its folder, when its meta names none. */
+const CWD_SEARCH_BYTES = 4 * 1024 * 1024;
+
+/** The folder a rollout's session ran in, from its first lines; undefined for a file that is no rollout. */
+function rolloutFolder(file: string): string | undefined {
+  if (!file.endsWith('.zst')) {
+    const first = readFirstLine(file);
+    if (first === undefined) return undefined;
+    const fromMeta = rolloutCwd([first]);
+    if (fromMeta !== undefined || !recogniseRolloutHead(first)) return fromMeta;
+  }
+  let head: string;
+  try {
+    head = readSessionBytes(file, CWD_SEARCH_BYTES).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  return rolloutCwd(head.split('\n'));
+}
+
 /** Rollouts whose session ran in `projectRoot` or a folder inside it, oldest first. */
 export function findRollouts(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
   const home = codexHome(env);
@@ -67,18 +94,17 @@ export function findRollouts(projectRoot: string, env: NodeJS.ProcessEnv): strin
   // Names start with the session's start time (rollout-YYYY-MM-DDTHH-MM-SS-<id>), so they sort by age.
   found.sort((a, b) => path.basename(a).localeCompare(path.basename(b)) || a.localeCompare(b));
   return found.filter((file) => {
-    const first = readFirstLine(file);
-    const cwd = first === undefined ? undefined : rolloutMeta(first)?.cwd;
+    const cwd = rolloutFolder(file);
     return cwd !== undefined && isInside(cwd, projectRoot);
   });
 }
 
-const SESSION_ID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+const SESSION_ID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
 
 export function readRolloutFile(file: string): { items: SessionItem[]; skipped: number } {
   let content: string;
   try {
-    content = fs.readFileSync(file, 'utf8');
+    content = readSessionBytes(file).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { items: [], skipped: 0 };
     throw error;
@@ -86,8 +112,12 @@ export function readRolloutFile(file: string): { items: SessionItem[]; skipped: 
   return readRollout(content, SESSION_ID_IN_NAME.exec(path.basename(file))?.[1]);
 }
 
+/** A turn's token count follows its model call; no tool output between is this long. */
+const USAGE_LOOKBACK_BYTES = 1024 * 1024;
+
 export const codexSessions: SessionFiles = {
-  measuresContext: true,
+  // Codex Desktop and some releases persist no `token_count`: such a rollout gives history, not a gauge.
+  measuresContext: (file) => sessionTailIncludes(file, '"token_count"', USAGE_LOOKBACK_BYTES),
   find: findRollouts,
   recognise: recogniseRolloutHead,
   read: (file) => Promise.resolve(readRolloutFile(file)),

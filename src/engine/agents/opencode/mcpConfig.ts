@@ -63,7 +63,7 @@ function servers(
   const found: DeclaredServer[] = [];
   const problems: Array<{ file: string; message: string }> = [];
   for (const { file, scope } of configFiles(projectRoot, userHome, env)) {
-    const read = readJsonConfig(file);
+    const read = readJsonConfig(file, { within: scope === 'project' ? projectRoot : undefined });
     if ('missing' in read) continue;
     if ('problem' in read) {
       problems.push({ file, message: read.problem });
@@ -86,6 +86,7 @@ function servers(
         disabled: server.enabled === false,
       });
     }
+    problems.push(...read.config.warnings.map((warning) => ({ file, message: warning.message })));
   }
   return { servers: found, problems };
 }

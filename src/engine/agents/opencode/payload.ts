@@ -97,8 +97,7 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
 }
 
 export const opencodePayloads: PayloadReader = {
-  // The plugin spawns the recorder and forgets it: nobody reads what it prints.
-  readsHookOutput: false,
+  // The plugin reads what the recorder prints for a session's start and adds it to the system prompt.
   recognise,
   normalise,
 };

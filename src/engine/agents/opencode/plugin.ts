@@ -14,6 +14,10 @@
  *   runtime for our Node script: the recorder runs with `node` (from PATH, or the absolute runtime given).
  * - Nothing is awaited and nothing is thrown: `spawn` detached with stdin piped and the rest ignored, the
  *   payload written, stdin ended, the child unref'd; errors (no `node`, no recorder) are swallowed.
+ * - The session context: for a main session's start the recorder's output (Claude Code's hook JSON, its
+ *   `additionalContext`) is kept, and `experimental.chat.system.transform` ({ sessionID?, model } and
+ *   { system: string[] }, called before every model call, whose system prompt is assembled anew each time)
+ *   adds it to that session's system lines, waiting at most a few seconds for the recorder the first time.
  */
 
 /** The file name in opencode's plugin folder; opencode loads `{plugin,plugins}/*.{ts,js}`. */
@@ -55,6 +59,9 @@ import { join } from "node:path";
 
 const BODY = String.raw`// At most this many sessions and tool parts are remembered.
 const KEEP = 2000;
+// How long a model call waits for the session context, and how much of the recorder's output is read.
+const CONTEXT_WAIT_MS = 5000;
+const MAX_OUTPUT = 64 * 1024;
 
 function recorder() {
   if (RECORDER) return RECORDER;
@@ -63,12 +70,23 @@ function recorder() {
   return existsSync(hook) ? { command: "node", args: [hook, "--agent", "opencode"] } : undefined;
 }
 
-function send(payload) {
+// The session context in the recorder's output (Claude Code's SessionStart hook JSON), if any.
+function contextOf(output) {
+  try {
+    const text = JSON.parse(output).hookSpecificOutput.additionalContext;
+    return typeof text === "string" && text.trim() ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Runs the recorder on the payload; with withOutput, resolves to the session context it prints.
+function send(payload, withOutput) {
   try {
     const target = recorder();
-    if (!target) return;
+    if (!target) return undefined;
     const child = spawn(target.command, target.args, {
-      stdio: ["pipe", "ignore", "ignore"],
+      stdio: ["pipe", withOutput ? "pipe" : "ignore", "ignore"],
       detached: true,
       windowsHide: true,
       env: target.env ? { ...process.env, ...target.env } : process.env,
@@ -77,9 +95,29 @@ function send(payload) {
     child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify(payload));
     child.unref();
+    if (!withOutput) return undefined;
+    return new Promise((resolve) => {
+      let output = "";
+      child.stdout.on("data", (chunk) => {
+        if (output.length < MAX_OUTPUT) output += chunk;
+      });
+      child.stdout.on("error", () => resolve(undefined));
+      child.on("error", () => resolve(undefined));
+      child.on("close", () => resolve(contextOf(output)));
+    });
   } catch {
     // Recording must never disturb opencode.
+    return undefined;
   }
+}
+
+// A promise's value, or undefined once ms have passed.
+function within(promise, ms) {
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function remember(map, key, value) {
@@ -122,9 +160,9 @@ export default async function ContextDeckRecorder(input) {
   const recorded = new Map();
   const session = (id) => sessions.get(id) || remember(sessions, id, {});
 
-  const emit = (name, hook, sessionID, properties, extra) => {
+  const emit = (name, hook, sessionID, properties, extra, withOutput) => {
     const known = sessionID ? session(sessionID) : {};
-    send({
+    return send({
       opencode_event: name,
       hook_event_name: hook,
       session_id: sessionID,
@@ -134,7 +172,7 @@ export default async function ContextDeckRecorder(input) {
       parent_session_id: known.parent,
       ...extra,
       properties,
-    });
+    }, withOutput);
   };
 
   const learn = (info) => {
@@ -187,13 +225,25 @@ export default async function ContextDeckRecorder(input) {
         if (info.directory) known.cwd = info.directory;
         if (info.agent) known.agent = info.agent;
         if (info.model && info.model.id) known.model = info.model.id;
-        if (type === "session.created") emit(type, "SessionStart", id, properties, { source: "startup" });
+        if (type !== "session.created") return;
+        // Subagents start from their task's prompt: the context is the main session's.
+        const output = emit(type, "SessionStart", id, properties, { source: "startup" }, !known.parent);
+        if (output) known.context = output;
         return;
       }
+      case "session.status":
+        // Since 1.x the bus reports idle as a status (session.idle is deprecated): one stop per busy spell.
+        if (properties.status && properties.status.type !== "idle") {
+          if (properties.sessionID) session(properties.sessionID).stopped = false;
+          return;
+        }
+      // falls through
       case "session.idle": {
         const id = properties.sessionID;
         const known = id ? session(id) : {};
-        return emit(type, known.parent ? "SubagentStop" : "Stop", id, properties);
+        if (known.stopped) return;
+        known.stopped = true;
+        return emit("session.idle", known.parent ? "SubagentStop" : "Stop", id, properties);
       }
       case "session.compacted": {
         const id = properties.sessionID;
@@ -220,6 +270,7 @@ export default async function ContextDeckRecorder(input) {
     const message = (output && output.message) || {};
     const parts = (output && output.parts) || [];
     const known = session(sessionID);
+    known.stopped = false;
     known.agent = hookInput.agent || message.agent || known.agent;
     known.model = (hookInput.model && hookInput.model.modelID) || (message.model && message.model.modelID) || known.model;
     const text = parts
@@ -249,6 +300,19 @@ export default async function ContextDeckRecorder(input) {
         onMessage(hookInput, output);
       } catch {
         // Never let recording fail a message.
+      }
+    },
+    "experimental.chat.system.transform": async (hookInput, output) => {
+      try {
+        const id = hookInput && hookInput.sessionID;
+        const known = id && sessions.get(id);
+        if (!known || !known.context || !output || !Array.isArray(output.system)) return;
+        // Only the first model call waits: a recorder that has not answered by then is not waited for again.
+        const text = await within(known.context, known.waited ? 0 : CONTEXT_WAIT_MS);
+        known.waited = true;
+        if (text) output.system.push(text);
+      } catch {
+        // Never let recording fail a model call.
       }
     },
   };

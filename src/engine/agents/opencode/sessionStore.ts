@@ -22,6 +22,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { isWithin } from '../../project/paths';
 import { loadSqlJs } from '../../storage/sqlJs';
 import type { SessionFiles, SessionItem } from '../adapter';
+import { type WindowOf, readModelWindows } from './modelCatalogue';
 import { opencodeAgentType, toolCall } from './toolKinds';
 import { readWalSnapshot } from './walRead';
 
@@ -197,6 +198,7 @@ export function sessionItems(
   session: SessionRow,
   messages: MessageRow[],
   partsOf: (messageId: string) => PartRow[],
+  windowOf: WindowOf = () => undefined,
 ): SessionItem[] {
   const sessionId = session.id;
   const first = (pick: (info: Json) => string | undefined) =>
@@ -252,13 +254,16 @@ export function sessionItems(
     }
     const tokens = contextTokens(info.tokens);
     if (tokens !== undefined) {
-      items.push({
+      const usage: Extract<SessionItem, { type: 'usage' }> = {
         type: 'usage',
         sessionId,
         at: num(time.completed) ?? at,
         contextTokens: tokens,
         model: str(info.modelID),
-      });
+      };
+      const window = windowOf(str(info.providerID), str(info.modelID));
+      if (window !== undefined) usage.contextWindow = window;
+      items.push(usage);
     }
   }
   return items;
@@ -346,8 +351,9 @@ function readDatabase(db: Database, options: ReadOptions): StoreRead {
     list.push({ id: String(row.id), data });
     parts.set(messageId, list);
   }
+  const windowOf = readModelWindows();
   const items = wanted.flatMap((session) =>
-    sessionItems(session, messages.get(session.id) ?? [], (id) => parts.get(id) ?? []),
+    sessionItems(session, messages.get(session.id) ?? [], (id) => parts.get(id) ?? [], windowOf),
   );
   return { items, skipped };
 }
@@ -400,7 +406,7 @@ export function readJsonSession(file: string): StoreRead {
     directory: str(info.directory),
     createdAt: num(time.created) ?? 0,
   };
-  const items = sessionItems(session, messages, partsOf);
+  const items = sessionItems(session, messages, partsOf, readModelWindows());
   return { items, skipped };
 }
 

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { type Json, hooksSection, isObject } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
 import { isRecorderCommand } from '../claudeCode/hookSettings';
+import { recorderFromCommand } from '../opencode/plugin';
 import type { HookInstaller, SettingsPlan } from '../adapter';
 import { spoolCommandFor } from '../spoolCommand';
 
@@ -58,14 +59,39 @@ export function isVscodeRecorderCommand(command: unknown): boolean {
 interface HookEntry {
   type: 'command';
   command: string;
+  windows: string;
   timeout: number;
 }
 
+/** A PowerShell string literal: single quotes, a quote inside doubled. */
+function psQuote(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The recorder command for Windows, where VS Code runs hook commands with PowerShell (the entry's `windows`
+ * key, hooks.md "OS-specific commands"): the same runtime and home as `command`, or for the portable command
+ * the same search ($env:CONTEXT_DECK_HOME, else ~/.context-deck), doing nothing where it finds no recorder.
+ */
+export function windowsRecorderCommand(command: string): string {
+  const recorder = recorderFromCommand(command);
+  if (!recorder)
+    return (
+      "$h = if ($env:CONTEXT_DECK_HOME) { $env:CONTEXT_DECK_HOME } else { Join-Path $HOME '.context-deck' }; " +
+      "$h = Join-Path $h 'bin\\hook.js'; " +
+      'if ((Test-Path $h) -and (Get-Command node -ErrorAction SilentlyContinue)) { node $h }; exit 0'
+    );
+  const home = recorder.home ? ` --home ${psQuote(recorder.home)}` : '';
+  const electron = recorder.electronRunAsNode ? "$env:ELECTRON_RUN_AS_NODE = '1'; " : '';
+  return `${electron}& ${psQuote(recorder.node)} ${psQuote(recorder.hook)}${home}; exit 0`;
+}
+
+/** `sh` spools the payload; on Windows, where there is no `sh`, the node recorder records it directly. */
 function hookEntry(event: VscodeRecordedEvent, recorder: string): HookEntry {
   const command = spoolCommandFor(recorder, event === 'SessionStart');
   const timeout =
     event === 'SessionStart' ? VSCODE_SESSION_START_TIMEOUT_SECONDS : VSCODE_HOOK_TIMEOUT_SECONDS;
-  return { type: 'command', command, timeout };
+  return { type: 'command', command, windows: windowsRecorderCommand(recorder), timeout };
 }
 
 /** The `hooks` object; a file with a numeric `version` is Copilot CLI's format, whose event names differ. */
@@ -88,11 +114,12 @@ function isOurs(entry: unknown): entry is Json {
   return isObject(entry) && isVscodeRecorderCommand(entry.command);
 }
 
-/** Keys someone added to our entry (a `windows` override, say) are theirs: they don't make it stale. */
+/** Keys someone added to our entry (a `linux` override, say) are theirs: they don't make it stale. */
 function sameEntry(existing: Json, wanted: HookEntry): boolean {
   return (
     existing.type === wanted.type &&
     existing.command === wanted.command &&
+    existing.windows === wanted.windows &&
     existing.timeout === wanted.timeout
   );
 }
@@ -173,7 +200,8 @@ export const vscodeHooks: HookInstaller<VscodeHookScope> = {
   scopes: VSCODE_HOOK_SCOPES,
   describeScope: (scope) =>
     scope === 'project'
-      ? 'Everyone who opens this workspace in VS Code (.github/hooks, committed with the repository)'
+      ? 'Everyone who opens this workspace in VS Code (.github/hooks, committed with the repository); ' +
+        'GitHub Copilot CLI runs the same file, .github/hooks/context-deck.json, and is recorded as itself'
       : 'Just you, in every workspace (~/.copilot/hooks)',
   settingsPath: vscodeHookPath,
   planConnect: planVscodeConnect,

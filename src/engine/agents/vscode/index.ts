@@ -4,6 +4,7 @@
  */
 import type { AgentAdapter } from '../adapter';
 import { vscodeHooks } from './hookFiles';
+import { vscodeTools } from './mcpConfig';
 import { vscodeMemoryServer } from './memoryServer';
 import { vscodePayloads } from './payload';
 import { vscodeSessions } from './transcript';
@@ -14,6 +15,7 @@ export const vscodeAdapter: AgentAdapter = {
   payloads: vscodePayloads,
   hooks: vscodeHooks,
   sessions: vscodeSessions,
+  tools: vscodeTools,
   memoryServer: vscodeMemoryServer,
 };
 
@@ -30,4 +32,5 @@ export {
   vscodeHookPath,
   vscodeHookState,
   vscodeHooks,
+  windowsRecorderCommand,
 } from './hookFiles';

@@ -27,6 +27,7 @@ import type { SessionFiles, SessionItem } from '../adapter';
 import type { ToolCall } from '../types';
 import { vscodeToolInput } from './payload';
 import { vscodeToolKind } from './toolKinds';
+import { sessionTailIncludes } from '../sessionBytes';
 
 type Json = Record<string, unknown>;
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
@@ -375,20 +376,8 @@ const USAGE_LOOKBACK_BYTES = 256 * 1024;
  * transcript that has them feeds the gauge.
  */
 export function transcriptCarriesUsage(file: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, 'r');
-    const size = fs.fstatSync(fd).size;
-    const length = Math.min(size, USAGE_LOOKBACK_BYTES);
-    const tail = Buffer.alloc(length);
-    fs.readSync(fd, tail, 0, length, size - length);
-    // With both quotes: the type of a line, not the words inside an escaped message text.
-    return tail.includes('"assistant.usage"');
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
+  // With both quotes: the type of a line, not the words inside an escaped message text.
+  return sessionTailIncludes(file, '"assistant.usage"', USAGE_LOOKBACK_BYTES);
 }
 
 export const vscodeSessions: SessionFiles = {

@@ -4,7 +4,7 @@
  * copy receives the same input, stamped with the same `timestamp`, so the first recorder to claim the
  * event's key records it and the others drop their copy. Claude Code runs identical commands once itself.
  */
-import { closeSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../engine/recording';
 
@@ -43,19 +43,37 @@ function claimsDir(home: string): string {
   return join(home, 'claims');
 }
 
-/** True when this process is the first to record the event; false for a copy. Never throws. */
-export function claimEvent(home: string, key: string, now = Date.now()): boolean {
+/**
+ * True when this process is the first to record the event; false for a copy. Never throws. `owner`, when
+ * given, is written into the claim: a claim that names the same owner is its own (a drain of the spool that
+ * stopped halfway and is taken up again), not a copy's.
+ */
+export function claimEvent(home: string, key: string, now = Date.now(), owner = ''): boolean {
   const dir = claimsDir(home);
   const file = join(dir, digest(key));
   try {
     makePrivateDir(dir);
-    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+    const fd = openSync(file, 'wx', PRIVATE_FILE_MODE);
+    try {
+      if (owner) writeSync(fd, owner);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    // Claimed already: a copy. Any other failure must not cost the event.
-    return (error as NodeJS.ErrnoException).code !== 'EEXIST';
+    // Claimed already: a copy, unless the claim is the owner's own. Any other failure must not cost the event.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return true;
+    return owner !== '' && readClaim(file) === owner;
   }
   if (file.endsWith('0')) sweep(dir, now);
   return true;
+}
+
+function readClaim(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Remove old claims, now and then (one claim in sixteen sweeps). */

@@ -84,6 +84,8 @@ export interface RecordInput {
   /** The agent the hook command names (`--agent`), if it names one: a hint where a payload is ambiguous. */
   agent?: string;
   version: string;
+  /** The spool file the payload was taken from (log/spool.ts), to tell whether it was logged already. */
+  spool?: string;
 }
 
 export interface RecorderMeta {
@@ -102,6 +104,7 @@ export interface RecorderMeta {
   timedOut?: true;
   /** The payload had its own `_cd` key, which ours replaced. */
   reservedKeyReplaced?: true;
+  spool?: string;
 }
 
 export interface Recorded {
@@ -193,6 +196,7 @@ export function buildRecord(input: RecordInput): Recorded {
   const meta: RecorderMeta = { ts: input.receivedAt.toISOString(), agent: input.agent, v: input.version };
   if (meta.agent === undefined) delete meta.agent;
   if (input.timedOut) meta.timedOut = true;
+  if (input.spool !== undefined) meta.spool = input.spool;
   let text = input.data.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 

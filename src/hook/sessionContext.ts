@@ -4,10 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 // Project identity: imported here, outside the recorder's entry, so that only SessionStart (which loads
 // this module on demand) pays for it.
 import { identifyProject } from '../engine/project/projectIdentity';
-import { projectStateDir, SESSION_CONTEXT_FILE, sliceSafe } from '../engine/recording';
+import { projectStateDir, SESSION_CONTEXT_FILE } from '../engine/recording';
 
-/** Claude Code caps hook output at 10,000 characters. */
-export const MAX_CONTEXT_CHARS = 10_000;
+export { MAX_CONTEXT_CHARS, sessionStartOutput } from '../engine/context/hookOutput';
 /** Ancestors looked at, at most (a path deeper than this is not a real project). */
 const MAX_LEVELS = 64;
 
@@ -31,15 +30,4 @@ export function findSessionContext(home: string, cwd: string): { file: string; t
     dir = parent;
   }
   return undefined;
-}
-
-/** What the hook prints so that Claude Code adds `context` to the session; undefined for no context. */
-export function sessionStartOutput(context: string): string | undefined {
-  if (context.trim() === '') return undefined;
-  return JSON.stringify({
-    hookSpecificOutput: {
-      hookEventName: 'SessionStart',
-      additionalContext: sliceSafe(context, MAX_CONTEXT_CHARS),
-    },
-  });
 }

@@ -62,7 +62,7 @@ describe('a hostile repository in a real VS Code', () => {
   });
 
   test('the Tools section shows the other tools and a warning for each hostile file', async () => {
-    await frame.locator(row('mcp__docs__*')).waitFor({ timeout: 30_000 });
+    await frame.locator(row('mcp_docs_*')).waitFor({ timeout: 30_000 });
     await frame.locator(row('/review')).waitFor({ timeout: 30_000 });
     const problems = frame.locator('[data-testid="tool-problem"]');
     await problems.nth(1).waitFor({ timeout: 30_000 });

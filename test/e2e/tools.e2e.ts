@@ -274,7 +274,7 @@ describe('Tools section in a real VS Code', () => {
   });
 
   test('a server of .vscode/mcp.json cannot be disabled per project, and the reason says what to do', async () => {
-    const docs = frame.locator(row('mcp__docs__*'));
+    const docs = frame.locator(row('mcp_docs_*'));
     await docs.hover();
     await docs.locator('[data-testid="tool-toggle-server"]').click();
     await workbench.waitForNotification(/VS Code has no per-project list of disabled servers/);

@@ -24,6 +24,7 @@ import { sessionGauge, sessionOfFile } from '../../src/engine/transcripts/active
 import { sessionFileOwner } from '../../src/engine/transcripts/agentSessionImport';
 import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
 import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
+import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
 
 const CODEX_DIR = path.join(FIXTURES_DIR, 'codex');
@@ -756,8 +757,14 @@ describe('Connecting Codex', () => {
     };
     assert.deepEqual(Object.keys(parsed), ['hooks']);
     assert.deepEqual(Object.keys(parsed.hooks), [...CODEX_RECORDED_EVENTS]);
-    assert.deepEqual(parsed.hooks.SessionStart, [{ hooks: [{ type: 'command', command, timeout: 5 }] }]);
-    assert.deepEqual(parsed.hooks.PostToolUse, [{ hooks: [{ type: 'command', command, timeout: 30 }] }]);
+    // `sh` spooling the payload (spoolCommand.ts); SessionStart's also prints the session context.
+    const [start, spool] = [spoolCommandFor(command, true), spoolCommandFor(command, false)];
+    assert.deepEqual(parsed.hooks.SessionStart, [
+      { hooks: [{ type: 'command', command: start, timeout: 5 }] },
+    ]);
+    assert.deepEqual(parsed.hooks.PostToolUse, [
+      { hooks: [{ type: 'command', command: spool, timeout: 30 }] },
+    ]);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, written);
     assert.equal(codexAdapter.hooks!.isConnected(file, fs.readFileSync(file, 'utf8')), true);
@@ -799,7 +806,7 @@ describe('Connecting Codex', () => {
     assert.match(on.after!, /^\{\r\n\t"description": "team hooks",/);
     const off = planCodexDisconnect('/w/hooks.json', on.after);
     assert.equal(off.after, original);
-    const moved = planCodexConnect('/w/hooks.json', on.after, `${command} --agent codex`);
+    const moved = planCodexConnect('/w/hooks.json', on.after, 'node /srv/cd/bin/hook.js --home /srv/cd');
     assert.deepEqual(
       moved.changes,
       CODEX_RECORDED_EVENTS.map((event) => `update the Context Deck hook for ${event}`),

@@ -21,6 +21,7 @@ import {
   vscodeToolOutcome,
 } from '../../src/engine/agents/vscode';
 import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
+import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
 
@@ -449,7 +450,7 @@ describe('Connecting VS Code’s agent: .github/hooks/context-deck.json and ~/.c
         assert.deepEqual(hooks[event], [
           {
             type: 'command',
-            command: COMMAND,
+            command: spoolCommandFor(COMMAND, event === 'SessionStart'),
             windows: windowsRecorderCommand(COMMAND),
             timeout: event === 'SessionStart' ? 5 : 30,
           },

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
+import { drainSpool } from '../../src/engine/log/spool';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { hookEvent, tempWorkspace } from '../support/events';
 import { bundleForNode } from '../support/bundle';
@@ -55,7 +56,9 @@ function agentEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: userHome, ...extra };
 }
 
+/** Lines in the event log once what the hooks spooled is taken in, as the next ingest does. */
 function eventLines(dir: string): number {
+  drainSpool(dir);
   const events = path.join(dir, 'events');
   return fs.existsSync(events)
     ? fs
@@ -145,7 +148,7 @@ describe('connect Claude Code', () => {
     assert.match(cli('hooks', 'status', '--scope', 'project').stdout, /not connected/);
   });
 
-  test('the team’s hook does nothing and fails nothing where Context Deck or node is missing', () => {
+  test('the team’s hook does nothing and fails nothing where Context Deck is missing, and needs no node', () => {
     const file = path.join(ws.project, '.claude', 'settings.json');
     assert.equal(cli('hooks', 'install', '--scope', 'project').status, 0);
     const { command } = (parseJsonc(fs.readFileSync(file, 'utf8'), 'settings.json') as Settings).hooks
@@ -162,9 +165,15 @@ describe('connect Claude Code', () => {
     } finally {
       fs.renameSync(away, path.join(home, 'bin'));
     }
-    const noNode = fs.mkdtempSync(path.join(path.dirname(home), 'no-node-'));
-    silent(runHookCommand(command, payload, agentEnv({ PATH: noNode })), 'no node on PATH');
     assert.equal(eventLines(home), recorded, 'nothing was recorded');
+    // The hook needs `sh` and `cat`, not node.
+    const noNode = fs.mkdtempSync(path.join(path.dirname(home), 'no-node-'));
+    for (const tool of ['cat', 'rm', 'mkdir']) {
+      const found = spawnSync('/bin/sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      fs.symlinkSync(found, path.join(noNode, tool));
+    }
+    silent(runHookCommand(command, payload, agentEnv({ PATH: noNode })), 'no node on PATH');
+    assert.equal(eventLines(home), recorded + 1, 'recorded without node');
 
     // Context Deck's home elsewhere, named by the environment: the hook records there.
     const elsewhere = path.join(path.dirname(home), 'elsewhere');

@@ -15,6 +15,7 @@ import {
   recorderCommand,
 } from '../../src/engine/agents/claudeCode/hookSettings';
 import { SettingsParseError, parseJsonc } from '../../src/engine/agents/jsoncEdit';
+import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { claudeMemoryServer } from '../../src/engine/agents/claudeCode/memoryServer';
 import { FIXTURES_DIR } from '../support/events';
 
@@ -103,20 +104,34 @@ describe('Claude Code hook settings', () => {
     assert.deepEqual(Object.keys(settings.hooks), [...RECORDED_HOOK_EVENTS]);
     for (const event of RECORDED_HOOK_EVENTS) {
       const [group] = settings.hooks[event];
-      assert.equal(group.hooks[0].command, COMMAND);
+      // `sh` spooling the payload (see spoolCommand.ts); SessionStart's also prints the session context.
+      assert.equal(group.hooks[0].command, spoolCommandFor(COMMAND, event === 'SessionStart'));
       assert.equal(group.hooks[0].async, event === 'SessionStart' ? undefined : true, event);
       assert.equal(group.matcher, event.startsWith('PostToolUse') ? '*' : undefined, event);
     }
     assert.ok(settings.hooks.SessionStart[0].hooks[0].timeout <= 10);
   });
 
-  test('a moved runtime updates our entry in place instead of adding another', () => {
+  test('a moved home updates our entry in place instead of adding another', () => {
     const first = planHookInstall('s', HAND_WRITTEN, COMMAND).after;
-    const moved = recorderCommand('local', { node: '/opt/node22/bin/node' }, '/home/dev/.context-deck');
+    const moved = recorderCommand('local', { node: '/opt/node22/bin/node' }, '/srv/dev/.context-deck');
     const plan = planHookInstall('s', first, moved);
     assert.equal(plan.changes.length, RECORDED_HOOK_EVENTS.length);
     assert.ok(plan.changes.every((change) => change.startsWith('update')));
-    assert.equal(plan.after.split('hook.js').length - 1, RECORDED_HOOK_EVENTS.length);
+    assert.equal(plan.after.split('/srv/dev/.context-deck').length - 1, RECORDED_HOOK_EVENTS.length);
+    assert.equal(plan.after.split('/home/dev/.context-deck').length - 1, 0);
+  });
+
+  test('an earlier version’s node hook is updated in place to the spooling one', () => {
+    const earlier = JSON.stringify({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: COMMAND, timeout: 30, async: true }] }] },
+    });
+    const plan = planHookInstall('s', earlier, COMMAND);
+    assert.ok(plan.changes.includes('update the Context Deck hook for Stop'), plan.changes.join('\n'));
+    const stop = (parseJsonc(plan.after, 's') as { hooks: { Stop: Array<{ hooks: unknown[] }> } }).hooks.Stop;
+    assert.deepEqual(stop, [
+      { hooks: [{ type: 'command', command: spoolCommandFor(COMMAND, false), timeout: 30, async: true }] },
+    ]);
   });
 
   test('a file that cannot be parsed is reported with its position and left untouched', () => {
@@ -211,9 +226,14 @@ describe('Claude Code hook settings', () => {
     const env = { PATH: path.dirname(process.execPath) };
     assert.deepEqual(portableCommandCaveats(path.join(os.homedir(), '.context-deck'), env), []);
     assert.deepEqual(portableCommandCaveats('/data/cd', { ...env, CONTEXT_DECK_HOME: '/data/cd' }), []);
-    const [otherHome, noNode] = portableCommandCaveats('/data/cd', { PATH: '/nowhere' });
+    const [otherHome, noNode] = portableCommandCaveats('/data/cd', { PATH: '/nowhere' }, true);
     assert.match(otherHome, /set CONTEXT_DECK_HOME=\/data\/cd/);
     assert.match(noNode, /`node` is not on PATH/);
+    // Hooks that run `sh` (all but on Windows) need no node.
+    assert.deepEqual(
+      portableCommandCaveats(path.join(os.homedir(), '.context-deck'), { PATH: '/nowhere' }, false),
+      [],
+    );
   });
 
   test('settings file per scope', () => {

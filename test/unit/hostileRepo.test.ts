@@ -149,15 +149,22 @@ describe('hostile repositories: the scan finishes, keeps the other tools and nam
       assert.match(warningFor(result, file), /is a named pipe, not a regular file: not read/);
   });
 
-  test('a config linked out of the repository is not read', async () => {
+  test('a config linked out of the repository is not read, whichever agent reads it', async () => {
     goodFiles();
     const outside = path.join(path.dirname(ws.project), 'elsewhere.json');
-    fs.writeFileSync(outside, '{ "mcpServers": { "planted": { "command": "x" } } }');
-    link('.mcp.json', outside);
+    fs.writeFileSync(
+      outside,
+      JSON.stringify({ mcpServers: { planted: {} }, servers: { planted: {} }, mcp: { planted: {} } }),
+    );
+    const files = ['.mcp.json', '.vscode/mcp.json', 'opencode.json'];
+    for (const file of files) link(file, outside);
     const result = await scan();
     assertGoodTools(result);
-    assert.ok(!names(result).includes('mcp__planted__*'));
-    assert.match(warningFor(result, '.mcp.json'), /is a link out of .*: not read/);
+    assert.deepEqual(
+      names(result).filter((name) => name.includes('planted')),
+      [],
+    );
+    for (const file of files) assert.match(warningFor(result, file), /is a link out of .*: not read/);
   });
 
   test('a config larger than the cap is refused with its size', async () => {
@@ -216,6 +223,29 @@ describe('hostile repositories: the scan finishes, keeps the other tools and nam
     assert.equal(db[0].description, 'stdio: second');
     assert.equal(db[0].line, 4);
     assert.match(warningFor(result, '.mcp.json'), /"db" of "mcpServers" written more than once: the last/);
+  });
+
+  test("VS Code's and opencode's servers written twice count as their last definition too, with a warning", async () => {
+    goodFiles();
+    place(
+      '.vscode/mcp.json',
+      '{ "servers": { "db": { "command": "first" }, "db": { "command": "second" } } }',
+    );
+    place('opencode.json', '{ "mcp": { "db": { "command": ["first"] }, "db": { "command": ["second"] } } }');
+    const result = await scan();
+    assertGoodTools(result);
+    for (const [name, file] of [
+      ['mcp_db_*', '.vscode/mcp.json'],
+      ['db_*', 'opencode.json'],
+    ]) {
+      const db = result.entries.filter((entry) => entry.name === name);
+      assert.deepEqual(
+        db.map((entry) => entry.description),
+        ['stdio: second'],
+        `${file}: ${names(result).join(', ')}`,
+      );
+      assert.match(warningFor(result, file), /"db" of "(servers|mcp)" written more than once: the last/);
+    }
   });
 
   test('a file with a key written twice is still read whole: a server removed from it goes stale', async () => {

@@ -121,7 +121,7 @@ export interface ToolConfig {
     projectRoot: string,
     userHome: string,
     env: NodeJS.ProcessEnv,
-  ): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string }> };
+  ): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string; readWhole?: true }> };
   /** The name the agent gives tool `tool` of server `server` in its events. */
   mcpToolName(server: string, tool: string): string;
 }

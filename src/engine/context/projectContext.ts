@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SESSION_CONTEXT_FILE, projectStateDir } from '../project/paths';
+import { writeHookOutputs } from './hookOutput';
 import type { ProjectEngine } from '../project/projectEngine';
 import { rankingSteps } from '../registry/ranking';
 import { runAtOnce, runInSteps, type Steps } from '../steps';
@@ -178,6 +179,7 @@ export function sessionContextPath(engine: ProjectEngine): string {
 /** Write the file the recorder prints at SessionStart, if its text changed; returns whether it did. */
 export function writeSessionContext(engine: ProjectEngine, context: SessionContext): boolean {
   const file = sessionContextPath(engine);
+  writeHookOutputs(engine.home, engine.identity.roots, context.text);
   try {
     if (fs.readFileSync(file, 'utf8') === context.text) return false;
   } catch {

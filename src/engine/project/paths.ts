@@ -18,6 +18,23 @@ export function eventsDir(home: string): string {
 /** A project's next session-start context, which the recorder prints at SessionStart. */
 export const SESSION_CONTEXT_FILE = 'session-context.md';
 
+/**
+ * Where the SessionStart hook finds what to print for a project folder (`root`, absolute): a folder tree
+ * under the home that mirrors the project's path, so that a POSIX `sh` hook finds it from its working folder
+ * and that folder's ancestors with shell builtins alone (see agents/spoolCommand.ts).
+ */
+export const HOOK_OUTPUT_DIR = 'session-start';
+export const HOOK_OUTPUT_FILE = 'hook-output.json';
+
+/** `root` as `sh` has it in $PWD: Git Bash, which Claude Code runs hooks with on Windows, says /c/Users/…. */
+export function hookOutputFile(home: string, root: string, platform = process.platform): string {
+  const shellRoot =
+    platform === 'win32'
+      ? root.replace(/^([A-Za-z]):/, (_, drive: string) => `/${drive.toLowerCase()}`).replace(/\\/g, '/')
+      : root;
+  return join(home, HOOK_OUTPUT_DIR, shellRoot, HOOK_OUTPUT_FILE);
+}
+
 export function projectStateDir(home: string, projectId: string): string {
   return join(home, 'projects', projectId);
 }

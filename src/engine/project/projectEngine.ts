@@ -7,6 +7,8 @@ import { type CatchUpOptions, type CatchUpResult, runCatchUpProcess } from './ca
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
+import { drainSpool } from '../log/spool';
+
 import { eventsDir, projectStateDir } from './paths';
 import { type ProjectIdentity, identifyProject } from './projectIdentity';
 import { ProjectSessions } from './sessions';
@@ -29,6 +31,9 @@ import {
 import { importTranscripts } from '../transcripts/importTranscripts';
 import { yieldToHost } from '../yieldToHost';
 import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';
+
+/** Spool files redacted into the log between two yields to the host (about 0.5 ms each). */
+const DRAIN_BATCH = 200;
 
 export type Role = 'writer' | 'reader';
 
@@ -279,6 +284,9 @@ export class ProjectEngine {
     );
     this.ingesting++;
     try {
+      // Payloads the hooks spooled become log lines first, redacted (whichever project's ingest comes first).
+      while (drainSpool(this.home, { now: this.options.now?.(), limit: DRAIN_BATCH }).more)
+        await yieldToHost();
       const result = await ingestor.ingestAll(options);
       if (result.bytes > 0 || result.rewritten.length > 0) {
         this.markDirty();

@@ -8,6 +8,7 @@ import { type Json, findInGroups, groupsOf, hooksSection } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
 import { resolveHome } from '../../project/paths';
 import { findNodeOnPath, stableRecorderPath } from '../recorderInstall';
+import { isSpoolCommand, spoolCommandFor } from '../spoolCommand';
 
 export type HookScope = 'project' | 'local' | 'user';
 
@@ -88,7 +89,9 @@ export function recorderCommand(
   home: string,
   env: NodeJS.ProcessEnv = process.env,
 ): string {
-  if (scope === 'project' || portableCommandCaveats(home, env).length === 0) return PORTABLE_RECORDER_COMMAND;
+  // The node command: what opencode's plugin and Windows run (elsewhere the hooks derive `sh` from it).
+  if (scope === 'project' || portableCommandCaveats(home, env, true).length === 0)
+    return PORTABLE_RECORDER_COMMAND;
   const prefix = runtime.electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
   return `${prefix}${quote(runtime.node)} ${quote(stableRecorderPath(home))} --home ${quote(home)}`;
 }
@@ -97,7 +100,7 @@ export function recorderCommand(
 export function isRecorderCommand(command: unknown): boolean {
   return (
     typeof command === 'string' &&
-    (command.includes(PORTABLE_RECORDER) || /hook\.js"?\s+--home\s/.test(command))
+    (command.includes(PORTABLE_RECORDER) || /hook\.js"?\s+--home\s/.test(command) || isSpoolCommand(command))
   );
 }
 
@@ -105,13 +108,18 @@ export function isRecorderCommand(command: unknown): boolean {
  * Why the portable command would record nothing on this machine, if it wouldn't: shown before connecting
  * the team's settings.
  */
-export function portableCommandCaveats(home: string, env: NodeJS.ProcessEnv = process.env): string[] {
+export function portableCommandCaveats(
+  home: string,
+  env: NodeJS.ProcessEnv = process.env,
+  /** Whether the hooks run `node`: on Windows; elsewhere they run `sh` alone (spoolCommand.ts). */
+  needsNode = process.platform === 'win32',
+): string[] {
   const caveats: string[] = [];
   if (home !== resolveHome(undefined, env))
     caveats.push(
       `The team's hooks run the recorder from $CONTEXT_DECK_HOME or ~/.context-deck, but Context Deck's home here is ${home}: set CONTEXT_DECK_HOME=${home} for Claude Code, or connect just for you.`,
     );
-  if (!findNodeOnPath(env))
+  if (needsNode && !findNodeOnPath(env))
     caveats.push(
       "`node` is not on PATH here, and the team's hooks need it: they record nothing on this machine until it is.",
     );
@@ -125,7 +133,9 @@ interface HookEntry {
   async?: true;
 }
 
-function hookEntry(event: RecordedHookEvent, command: string): HookEntry {
+/** The hook runs `command` as `sh` spooling the payload where it can (see spoolCommand.ts). */
+function hookEntry(event: RecordedHookEvent, recorder: string): HookEntry {
+  const command = spoolCommandFor(recorder, event === 'SessionStart');
   return event === 'SessionStart'
     ? { type: 'command', command, timeout: SESSION_START_TIMEOUT_SECONDS }
     : { type: 'command', command, timeout: ASYNC_HOOK_TIMEOUT_SECONDS, async: true };

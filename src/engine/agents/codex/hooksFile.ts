@@ -13,6 +13,7 @@ import { type Json, findInGroups, groupsOf, hooksSection, isObject } from '../ho
 import { JsoncDocument } from '../jsoncEdit';
 import type { HookInstaller, SettingsPlan } from '../adapter';
 import { codexHome } from './paths';
+import { spoolCommandFor } from '../spoolCommand';
 
 export type CodexHookScope = 'project' | 'user';
 
@@ -47,7 +48,8 @@ interface HookEntry {
  * No `async`: releases before detached hooks skip an async hook altogether ("async hooks are not supported
  * yet"), so ours run in line, bounded by the timeout; the recorder only appends a line and returns.
  */
-function hookEntry(event: CodexRecordedEvent, command: string): HookEntry {
+function hookEntry(event: CodexRecordedEvent, recorder: string): HookEntry {
+  const command = spoolCommandFor(recorder, event === 'SessionStart');
   const timeout = event === 'SessionStart' ? CODEX_SESSION_START_TIMEOUT_SECONDS : CODEX_HOOK_TIMEOUT_SECONDS;
   return { type: 'command', command, timeout };
 }

@@ -8,26 +8,16 @@
  */
 import * as path from 'node:path';
 import { redactText } from '../../redact';
-import { readJsonConfig } from '../../registry/jsonConfig';
 import { clipDescription } from '../../registry/markdownTools';
-import type { DeclaredServer, ToolConfig } from '../adapter';
+import type { ToolConfig } from '../adapter';
+import type { Json } from '../hookJson';
+import { type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
 import { opencodeConfigDir } from './pluginInstaller';
 import { mcpToolName } from './toolKinds';
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-interface ConfigFile {
-  file: string;
-  scope: DeclaredServer['scope'];
-}
-
-function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): ConfigFile[] {
+function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): ServerConfigFile[] {
   const global = opencodeConfigDir(userHome, env);
-  const files: ConfigFile[] = ['config.json', 'opencode.json', 'opencode.jsonc'].map((name) => ({
+  const files: ServerConfigFile[] = ['config.json', 'opencode.json', 'opencode.jsonc'].map((name) => ({
     file: path.join(global, name),
     scope: 'global',
   }));
@@ -55,40 +45,11 @@ function describe(server: Json): string | undefined {
   return text ? clipDescription(redactText(text).text) : undefined;
 }
 
-function servers(
-  projectRoot: string,
-  userHome: string,
-  env: NodeJS.ProcessEnv,
-): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string }> } {
-  const found: DeclaredServer[] = [];
-  const problems: Array<{ file: string; message: string }> = [];
-  for (const { file, scope } of configFiles(projectRoot, userHome, env)) {
-    const read = readJsonConfig(file, { within: scope === 'project' ? projectRoot : undefined });
-    if ('missing' in read) continue;
-    if ('problem' in read) {
-      problems.push({ file, message: read.problem });
-      continue;
-    }
-    const mcp = read.config.valueAt(['mcp']);
-    if (mcp === undefined) continue;
-    if (!isObject(mcp)) {
-      problems.push({ file, message: '"mcp" is not an object' });
-      continue;
-    }
-    for (const member of read.config.membersAt(['mcp'])) {
-      const server = isObject(member.value) ? member.value : {};
-      found.push({
-        name: member.key,
-        file,
-        line: member.line,
-        scope,
-        description: describe(server),
-        disabled: server.enabled === false,
-      });
-    }
-    problems.push(...read.config.warnings.map((warning) => ({ file, message: warning.message })));
-  }
-  return { servers: found, problems };
+function servers(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv) {
+  return serversInJsonFiles(configFiles(projectRoot, userHome, env), projectRoot, 'mcp', (server) => ({
+    description: describe(server),
+    disabled: server.enabled === false,
+  }));
 }
 
 export const opencodeTools: ToolConfig = {

@@ -12,6 +12,7 @@ import { JsoncDocument } from '../jsoncEdit';
 import { isRecorderCommand } from '../claudeCode/hookSettings';
 import { recorderFromCommand } from '../opencode/plugin';
 import type { HookInstaller, SettingsPlan } from '../adapter';
+import { spoolCommandFor } from '../spoolCommand';
 
 export type VscodeHookScope = 'project' | 'user';
 
@@ -85,10 +86,12 @@ export function windowsRecorderCommand(command: string): string {
   return `${electron}& ${psQuote(recorder.node)} ${psQuote(recorder.hook)}${home}; exit 0`;
 }
 
-function hookEntry(event: VscodeRecordedEvent, command: string): HookEntry {
+/** `sh` spools the payload; on Windows, where there is no `sh`, the node recorder records it directly. */
+function hookEntry(event: VscodeRecordedEvent, recorder: string): HookEntry {
+  const command = spoolCommandFor(recorder, event === 'SessionStart');
   const timeout =
     event === 'SessionStart' ? VSCODE_SESSION_START_TIMEOUT_SECONDS : VSCODE_HOOK_TIMEOUT_SECONDS;
-  return { type: 'command', command, windows: windowsRecorderCommand(command), timeout };
+  return { type: 'command', command, windows: windowsRecorderCommand(recorder), timeout };
 }
 
 /** The `hooks` object; a file with a numeric `version` is Copilot CLI's format, whose event names differ. */

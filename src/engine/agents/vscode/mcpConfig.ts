@@ -7,23 +7,14 @@
  */
 import * as path from 'node:path';
 import { redactText } from '../../redact';
-import { readJsonConfig } from '../../registry/jsonConfig';
 import { clipDescription } from '../../registry/markdownTools';
-import type { DeclaredServer, ToolConfig } from '../adapter';
+import type { ToolConfig } from '../adapter';
+import type { Json } from '../hookJson';
+import { type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
 import { vscodeMcpToolName } from './toolKinds';
 import { vscodeUserDataDirs } from './transcript';
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function configFiles(
-  projectRoot: string,
-  userHome: string,
-  env: NodeJS.ProcessEnv,
-): Array<{ file: string; scope: DeclaredServer['scope'] }> {
+function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): ServerConfigFile[] {
   return [
     ...vscodeUserDataDirs({ ...env, HOME: userHome }).map((dir) => ({
       file: path.join(dir, 'User', 'mcp.json'),
@@ -45,39 +36,12 @@ function describe(server: Json): string | undefined {
   return text ? clipDescription(redactText(text).text) : undefined;
 }
 
-function servers(
-  projectRoot: string,
-  userHome: string,
-  env: NodeJS.ProcessEnv,
-): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string }> } {
-  const found: DeclaredServer[] = [];
-  const problems: Array<{ file: string; message: string }> = [];
-  for (const { file, scope } of configFiles(projectRoot, userHome, env)) {
-    const read = readJsonConfig(file);
-    if ('missing' in read) continue;
-    if ('problem' in read) {
-      problems.push({ file, message: read.problem });
-      continue;
-    }
-    const declared = read.config.valueAt(['servers']);
-    if (declared === undefined) continue;
-    if (!isObject(declared)) {
-      problems.push({ file, message: '"servers" is not an object' });
-      continue;
-    }
-    for (const member of read.config.membersAt(['servers'])) {
-      found.push({
-        name: member.key,
-        file,
-        line: member.line,
-        scope,
-        description: describe(isObject(member.value) ? member.value : {}),
-        // VS Code turns servers off in its own state, not in the file.
-        disabled: false,
-      });
-    }
-  }
-  return { servers: found, problems };
+function servers(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv) {
+  return serversInJsonFiles(configFiles(projectRoot, userHome, env), projectRoot, 'servers', (server) => ({
+    description: describe(server),
+    // VS Code turns servers off in its own state, not in the file.
+    disabled: false,
+  }));
 }
 
 export const vscodeTools: ToolConfig = {

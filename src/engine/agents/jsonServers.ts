@@ -1,0 +1,53 @@
+/**
+ * MCP servers declared as the members of one object in JSON config files (VS Code's `servers`, opencode's
+ * `mcp`): one reader for both, so that each gets the bounded read (a project's file only inside the project),
+ * the duplicate-key warnings and the problems of a file that does not parse.
+ */
+import { readJsonConfig } from '../registry/jsonConfig';
+import type { DeclaredServer } from './adapter';
+import { type Json, isObject } from './hookJson';
+
+export interface ServerConfigFile {
+  file: string;
+  scope: DeclaredServer['scope'];
+}
+
+export interface ServerProblem {
+  file: string;
+  message: string;
+  /** A warning about a file read whole (a key written twice): its servers are as found. */
+  readWhole?: true;
+}
+
+/** What an agent makes of one server's entry. */
+export type ServerFields = (server: Json) => Pick<DeclaredServer, 'description' | 'disabled'>;
+
+export function serversInJsonFiles(
+  files: readonly ServerConfigFile[],
+  projectRoot: string,
+  key: string,
+  fields: ServerFields,
+): { servers: DeclaredServer[]; problems: ServerProblem[] } {
+  const servers: DeclaredServer[] = [];
+  const problems: ServerProblem[] = [];
+  for (const { file, scope } of files) {
+    const read = readJsonConfig(file, { within: scope === 'project' ? projectRoot : undefined });
+    if ('missing' in read) continue;
+    if ('problem' in read) {
+      problems.push({ file, message: read.problem });
+      continue;
+    }
+    const declared = read.config.valueAt([key]);
+    if (declared === undefined) continue;
+    if (!isObject(declared)) {
+      problems.push({ file, message: `"${key}" is not an object` });
+      continue;
+    }
+    for (const member of read.config.membersAt([key])) {
+      const server = isObject(member.value) ? member.value : {};
+      servers.push({ name: member.key, file, line: member.line, scope, ...fields(server) });
+    }
+    problems.push(...read.config.warnings.map((warning) => ({ file, ...warning })));
+  }
+  return { servers, problems };
+}

@@ -99,7 +99,11 @@ describe('the compaction forecast in a real VS Code', () => {
     });
     await workbench.openContainer('Context Deck');
     await workbench.runCommand('Terminal: Create New Terminal');
+    // Type only once the terminal is there and has the focus.
+    const terminal = workbench.page.locator('.part.panel .xterm').first();
+    await terminal.waitFor({ state: 'visible', timeout: 15_000 });
     await sleep(1000);
+    await terminal.click();
     await workbench.page.keyboard.type(`sh '${agent}'`);
     await workbench.page.keyboard.press('Enter');
     await until(() => (fs.existsSync(`${sent}.ready`) ? true : undefined), 30_000, 'the agent started');

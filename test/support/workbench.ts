@@ -517,20 +517,24 @@ export async function launchWorkbench(opts: WorkbenchOptions): Promise<Workbench
     const runCommand = async (title: string): Promise<void> => {
       const widget = page.locator('.quick-input-widget');
       const input = widget.locator('input[type="text"], input.input').first();
-      // F1 normally reaches the workbench even from inside a webview (webviews forward keybindings); if the
-      // palette does not open, focus the editor area and try again.
-      await page.keyboard.press('F1');
-      try {
-        await widget.waitFor({ state: 'visible', timeout: 3000 });
-      } catch {
-        await page
-          .locator('.part.editor')
-          .click({ position: { x: 200, y: 200 } })
-          .catch(() => undefined);
+      // F1 normally reaches the workbench even from inside a webview (webviews forward keybindings). The
+      // palette can also close again at once when a view that is still loading takes the focus: then focus
+      // the editor area and open it again.
+      for (let attempt = 1; ; attempt++) {
         await page.keyboard.press('F1');
-        await widget.waitFor({ state: 'visible', timeout: 10_000 });
+        try {
+          await widget.waitFor({ state: 'visible', timeout: 3000 });
+          await input.fill(`>${title}`, { timeout: 5000 });
+          break;
+        } catch (error) {
+          if (attempt === 4) throw error;
+          await page.keyboard.press('Escape').catch(() => undefined);
+          await page
+            .locator('.part.editor')
+            .click({ position: { x: 200, y: 200 } })
+            .catch(() => undefined);
+        }
       }
-      await input.fill(`>${title}`);
       const rows = widget.locator('.monaco-list-row');
       const deadline = Date.now() + 15_000;
       let index = -1;

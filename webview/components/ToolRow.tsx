@@ -1,10 +1,11 @@
 import { agentName } from '../../src/shared/agents';
-import type { ToolScoreParts, ToolTypeView, ToolView } from '../../src/shared/protocol';
+import type { ToolView } from '../../src/shared/protocol';
+import type { ScoreParts as ToolScoreParts, ToolType } from '../../src/shared/tools';
 import { formatCount, relativeTime } from '../format';
 import { post } from '../vscode';
 import type { ToolLine } from './ToolsSection';
 
-const TYPE_ICONS: Record<ToolTypeView, string> = {
+const TYPE_ICONS: Record<ToolType, string> = {
   mcp_server: 'server',
   mcp_tool: 'tools',
   slash_command: 'terminal',
@@ -14,7 +15,7 @@ const TYPE_ICONS: Record<ToolTypeView, string> = {
   builtin: 'gear',
 };
 
-const TYPE_NAMES: Record<ToolTypeView, string> = {
+const TYPE_NAMES: Record<ToolType, string> = {
   mcp_server: 'MCP server',
   mcp_tool: 'MCP tool',
   slash_command: 'slash command',

@@ -2,12 +2,13 @@ import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { type Fingerprint, LineReader, fingerprint, stillHolds } from './appendedLines';
+import type { ContextForecast } from '../../shared/context';
 import type { ContextItem } from '../pruning/advisor';
 import { type DiskFacts, NO_DISK_FACTS, readDiskFacts } from './breakdownDisk';
 import type { ContextBreakdown } from './breakdownTypes';
 import { BreakdownTracker } from './contextBreakdown';
 import { ContextItemsTracker } from './contextItems';
-import { type ContextForecast, forecastContext } from './contextForecast';
+import { forecastContext } from './contextForecast';
 import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;

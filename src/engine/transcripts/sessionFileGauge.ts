@@ -9,7 +9,8 @@
 import * as fs from 'node:fs';
 import type { SessionFiles, SessionItem } from '../agents/adapter';
 import { estimate } from './breakdownCompose';
-import type { BreakdownCategory, ContextBreakdown } from './breakdownTypes';
+import type { BreakdownCategory } from '../../shared/context';
+import type { ContextBreakdown } from './breakdownTypes';
 import {
   type Compaction,
   type ContextGaugeOptions,

@@ -1,7 +1,7 @@
 /**
  * The one message contract between the extension host and the dashboard webview.
  * The host sends full state snapshots (after the webview says `ready`); the webview sends intents back.
- * Both sides import this file; nothing else crosses the boundary.
+ * Both sides import this file and the vocabulary it names (src/shared); nothing else crosses the boundary.
  */
 
 import type {
@@ -13,6 +13,7 @@ import type {
   RecommendationAction,
   UsageLevel,
 } from './context';
+import { type MessageUnion, message } from './messageTable';
 import type { RankingStrategy, ScoreParts, ToolOrigin, ToolScope, ToolStatus, ToolType } from './tools';
 
 export const PROTOCOL_VERSION = 1;
@@ -249,28 +250,39 @@ export interface MemoryView {
   byType: Record<string, number>;
 }
 
-export type HostMessage =
-  | { type: 'state'; state: DashboardState }
-  | { type: 'rejects'; projectId: string; rejects: RejectView[]; total: number }
-  | { type: 'tools'; projectId: string; tools: ToolsView }
-  | { type: 'memory'; projectId: string; memory: MemoryView };
+/** What the host sends the page, by `type`; the page's one dispatcher is webview/hostMessages.ts. */
+export const HOST_MESSAGES = {
+  state: message<{ state: DashboardState }>(),
+  rejects: message<{ projectId: string; rejects: RejectView[]; total: number }>(),
+  tools: message<{ projectId: string; tools: ToolsView }>(),
+  memory: message<{ projectId: string; memory: MemoryView }>(),
+};
 
-export type WebviewMessage =
-  | { type: 'ready' }
-  | { type: 'ingestNow' }
-  | { type: 'openEventLog' }
-  | { type: 'showRejects'; projectId: string }
-  | { type: 'copyText'; text: string }
-  | { type: 'openFolder' }
-  | { type: 'connect'; projectId: string }
-  | { type: 'disconnect'; projectId: string }
-  | { type: 'importHistory'; projectId: string }
-  | { type: 'adviceAction'; projectId: string; itemId: string; action: AdviceActionKind }
-  | { type: 'adviceUndo'; projectId: string }
-  | { type: 'previewContext'; projectId: string }
-  | { type: 'openToolSource'; projectId: string; name: string; scope: ToolScope }
-  | { type: 'openContextItem'; projectId: string; itemId: string }
-  | { type: 'setServerEnabled'; projectId: string; server: string; enabled: boolean }
-  | { type: 'memorySearch'; projectId: string; request: number; query: string; types: string[] }
-  | { type: 'openObservation'; projectId: string; id: string }
-  | { type: 'searchMemory'; projectId: string; query: string };
+export type HostMessage = MessageUnion<typeof HOST_MESSAGES>;
+
+/**
+ * What the page asks of the host, by `type`: checked at runtime by parseWebviewMessage (webviewMessages.ts),
+ * then routed by the host's one dispatcher (src/host/dashboard/dashboardIntents.ts).
+ */
+export const WEBVIEW_MESSAGES = {
+  ready: message(),
+  ingestNow: message(),
+  openEventLog: message(),
+  showRejects: message<{ projectId: string }>(),
+  copyText: message<{ text: string }>(),
+  openFolder: message(),
+  connect: message<{ projectId: string }>(),
+  disconnect: message<{ projectId: string }>(),
+  importHistory: message<{ projectId: string }>(),
+  adviceAction: message<{ projectId: string; itemId: string; action: AdviceActionKind }>(),
+  adviceUndo: message<{ projectId: string }>(),
+  previewContext: message<{ projectId: string }>(),
+  openToolSource: message<{ projectId: string; name: string; scope: ToolScope }>(),
+  openContextItem: message<{ projectId: string; itemId: string }>(),
+  setServerEnabled: message<{ projectId: string; server: string; enabled: boolean }>(),
+  memorySearch: message<{ projectId: string; request: number; query: string; types: string[] }>(),
+  openObservation: message<{ projectId: string; id: string }>(),
+  searchMemory: message<{ projectId: string; query: string }>(),
+};
+
+export type WebviewMessage = MessageUnion<typeof WEBVIEW_MESSAGES>;

@@ -1,4 +1,5 @@
-import type { AdviceActionKind, WebviewMessage } from './protocol';
+import { declaresType } from './messageTable';
+import { type AdviceActionKind, WEBVIEW_MESSAGES, type WebviewMessage } from './protocol';
 
 const ADVICE_ACTIONS: readonly AdviceActionKind[] = [
   'compact',
@@ -20,6 +21,7 @@ function isText(value: unknown, max: number): value is string {
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const message = raw as Record<string, unknown>;
+  if (!declaresType(WEBVIEW_MESSAGES, message.type)) return undefined;
   switch (message.type) {
     case 'ready':
     case 'ingestNow':
@@ -93,7 +95,11 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         : undefined;
     case 'copyText':
       return isText(message.text, 100_000) ? { type: 'copyText', text: message.text } : undefined;
-    default:
+    default: {
+      // Every declared type has its case above: a type added to WEBVIEW_MESSAGES fails to compile until then.
+      const unchecked: never = message.type;
+      void unchecked;
       return undefined;
+    }
   }
 }

@@ -47,6 +47,13 @@ export type BreakdownItemKind =
   | 'skill'
   | 'agent';
 
+/** One compaction of the session, from the transcript's boundary line. */
+export interface Compaction {
+  at: number | null;
+  /** Context tokens just before the compaction, as the agent recorded them. */
+  preTokens: number | null;
+}
+
 export interface TippingKind {
   kind: BreakdownItemKind;
   tokens: number;

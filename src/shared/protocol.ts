@@ -7,6 +7,7 @@
 import type {
   BreakdownCategory,
   BreakdownItemKind,
+  Compaction,
   ContextForecast,
   Phase,
   Recommendation,
@@ -78,7 +79,7 @@ export interface GaugeView {
   window: number;
   percent: number;
   level: UsageLevel;
-  compactions: Array<{ at: number | null; preTokens: number | null }>;
+  compactions: Compaction[];
   /** Compacted after the last response: `tokens` is the size before; the next response shows the new one. */
   compactedSinceUsage: boolean;
   /** Percent of the window over the session, oldest first. */
@@ -138,12 +139,15 @@ export interface NextContextView {
   toolsBudget: number;
 }
 
+/** A window's part in a project: the `writer` ingests; a `reader` follows its snapshot read-only. */
+export type Role = 'writer' | 'reader';
+
 export interface ProjectView {
   id: string;
   name: string;
   root: string;
-  /** `writer` ingests; `reader` follows another window's snapshot read-only. Not shown: see `sharing`. */
-  role: 'writer' | 'reader';
+  /** Not shown: see `sharing`. */
+  role: Role;
   /**
    * Only while a change made in this window (a memory save or forget) waits for the other VS Code window that
    * records this project: a sentence for the user, shown as is. Absent whenever the two are in sync.

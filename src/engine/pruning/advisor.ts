@@ -140,7 +140,7 @@ const ACTIONS: Record<ContextItemType, RecommendationAction> = {
 function candidates(
   phase: Phase,
   sorted: ScoredItem[],
-): Array<{ item: ScoredItem; priority: 'HIGH' | 'MED' }> {
+): Array<{ item: ScoredItem; priority: Recommendation['priority'] }> {
   switch (phase) {
     case 'silent':
       return [];
@@ -166,7 +166,7 @@ function rapidGrowth(history: AdviceInput['usageHistory'], now: number, percent:
   return percent - Math.min(...recent.map((point) => point.percent));
 }
 
-function recommend(item: ScoredItem, priority: 'HIGH' | 'MED', words: ItemWords): Recommendation {
+function recommend(item: ScoredItem, priority: Recommendation['priority'], words: ItemWords): Recommendation {
   return {
     itemId: item.id,
     item: displayName(item, words.now),

@@ -1,6 +1,5 @@
 /** Claude Code transcripts: history import into a project's database, and the live context gauge. */
 export {
-  type Compaction,
   type ContextGaugeOptions,
   type GaugeReading,
   type TrendPoint,
@@ -16,6 +15,7 @@ export type {
   BreakdownCategory,
   BreakdownCategoryName,
   BreakdownItemKind,
+  Compaction,
   ContextForecast,
   Tipping,
 } from '../../shared/context';

@@ -54,12 +54,12 @@ export interface Compaction {
   preTokens: number | null;
 }
 
-export interface TippingKind {
+interface TippingKind {
   kind: BreakdownItemKind;
   tokens: number;
 }
 
-export interface TippingItem {
+interface TippingItem {
   kind: BreakdownItemKind;
   label: string;
   tokens: number;

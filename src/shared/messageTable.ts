@@ -6,7 +6,7 @@
  */
 
 /** The fields of one message type. The value holds nothing: it carries `F` for the types derived below. */
-export interface MessageFields<F extends object> {
+interface MessageFields<F extends object> {
   readonly fields?: F;
 }
 

@@ -8,6 +8,10 @@ export type ToolScope = 'global' | 'project' | 'plugin';
 
 export const TOOL_SCOPES: readonly ToolScope[] = ['global', 'project', 'plugin'];
 
+export function isToolScope(value: unknown): value is ToolScope {
+  return (TOOL_SCOPES as readonly unknown[]).includes(value);
+}
+
 export type ToolStatus = 'active' | 'stale' | 'demoted';
 
 /** Where a registry entry came from: a config file, or calls recorded by the hooks or read from transcripts. */

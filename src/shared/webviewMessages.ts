@@ -1,5 +1,6 @@
 import { declaresType } from './messageTable';
 import { type AdviceActionKind, WEBVIEW_MESSAGES, type WebviewMessage } from './protocol';
+import { isToolScope } from './tools';
 
 const ADVICE_ACTIONS: readonly AdviceActionKind[] = [
   'compact',
@@ -49,10 +50,13 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
           }
         : undefined;
     case 'openToolSource':
-      return typeof message.projectId === 'string' &&
-        isText(message.name, 1000) &&
-        (message.scope === 'global' || message.scope === 'project' || message.scope === 'plugin')
-        ? { type: 'openToolSource', projectId: message.projectId, name: message.name, scope: message.scope }
+      return typeof message.projectId === 'string' && isText(message.name, 1000) && isToolScope(message.scope)
+        ? {
+            type: 'openToolSource',
+            projectId: message.projectId,
+            name: message.name,
+            scope: message.scope,
+          }
         : undefined;
     case 'openContextItem':
       return typeof message.projectId === 'string' && isText(message.itemId, 4096)

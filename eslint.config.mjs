@@ -29,4 +29,24 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
   },
+  {
+    // src/shared is the bottom: the engine, the host and the webview all import it, so it and the webview import
+    // neither the engine nor the host (type-only imports included). A shared type is declared in src/shared.
+    files: ['src/shared/**/*.ts', 'webview/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['vscode'],
+          patterns: [
+            {
+              group: ['**/engine', '**/engine/**', '**/host', '**/host/**'],
+              message:
+                'src/shared and webview/ never import src/engine or src/host: declare a shared type in src/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,26 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { HostMessage } from '../src/shared/protocol';
+import { type HostHandler, type HostMessageType, onHostMessage } from './hostMessages';
 import { post } from './vscode';
 
-function isHostMessage(data: unknown): data is HostMessage {
-  if (typeof data !== 'object' || data === null) return false;
-  const type = (data as { type?: unknown }).type;
-  return type === 'state' || type === 'rejects';
-}
-
 /**
- * Listen to the host and say `ready` once listening: the host sends nothing before that, so no message can
- * be lost between the page loading and the listener being attached.
+ * Handle the host's messages of these types and say `ready` once handling: the host sends nothing before
+ * that, so no message can be lost between the page loading and the handlers being registered.
  */
-export function useHostMessages(onMessage: (message: HostMessage) => void): void {
+export function useHostMessages<T extends HostMessageType>(handlers: { [K in T]: HostHandler<K> }): void {
   useEffect(() => {
-    const listener = (event: MessageEvent<unknown>) => {
-      if (isHostMessage(event.data)) onMessage(event.data);
-    };
-    window.addEventListener('message', listener);
+    const types = Object.keys(handlers) as T[];
+    const stops = types.map((type) => onHostMessage(type, handlers[type]));
     post({ type: 'ready' });
-    return () => window.removeEventListener('message', listener);
-    // Listen once per page load; the handler only calls state setters, which never change.
+    return () => stops.forEach((stop) => stop());
+    // Register once per page load; the handlers only call state setters, which never change.
   }, []);
 }
 
@@ -51,16 +44,15 @@ export function projectViews<K extends ProjectViewType>(
 ): (projectId: string) => ProjectView<K> | undefined {
   const received = new Map<string, ProjectView<K>>();
   const subscribers = new Set<() => void>();
-  window.addEventListener('message', (event: MessageEvent<unknown>) => {
-    const message = event.data as Partial<Record<string, unknown>> | null;
-    const view = message?.[type];
-    if (message?.type !== type || typeof message.projectId !== 'string' || typeof view !== 'object' || !view)
-      return;
-    const previous = received.get(message.projectId);
-    if (previous !== undefined && !replaces(previous, view as ProjectView<K>)) return;
-    received.set(message.projectId, view as ProjectView<K>);
+  const keep = (message: { projectId: string } & Record<K, ProjectView<K>>) => {
+    const { projectId } = message;
+    const view = message[type];
+    const previous = received.get(projectId);
+    if (previous !== undefined && !replaces(previous, view)) return;
+    received.set(projectId, view);
     subscribers.forEach((notify) => notify());
-  });
+  };
+  onHostMessage(type, keep as HostHandler<K>);
   return function useProjectView(projectId: string): ProjectView<K> | undefined {
     const [, setTick] = useState(0);
     useEffect(() => {

@@ -78,7 +78,8 @@ export { clip, oneLine, shortDate } from './memory/text';
 export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
 export { bundledScript } from './bundledScript';
 export type { CatchUpResult } from './project/catchUp';
-export { ProjectEngine, type Role } from './project/projectEngine';
+export { ProjectEngine } from './project/projectEngine';
+export type { Role } from '../shared/protocol';
 export { identifyProject } from './project/projectIdentity';
 export { latestModel } from './project/sessions';
 export {

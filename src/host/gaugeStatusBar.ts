@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { forecastText, tippingText } from '../shared/forecastText';
-import type { GaugeView, UsageLevel } from '../shared/protocol';
+import type { UsageLevel } from '../shared/context';
+import type { GaugeView } from '../shared/protocol';
 import { relativeTime } from '../shared/relativeTime';
 import { isSessionActive } from '../shared/sessionActivity';
 import type { CommandId } from './commands/commandIds';

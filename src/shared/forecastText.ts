@@ -2,8 +2,7 @@
  * The compaction forecast in words, the same in the status bar, the dashboard, the notification and the CLI:
  * "about 4 steps (3-7), 1 prompt, 6 min to auto-compact".
  */
-import type { BreakdownItemKind } from '../engine/transcripts/breakdownTypes';
-import type { ContextForecast, Tipping } from '../engine/transcripts/contextForecast';
+import type { BreakdownItemKind, ContextForecast, Tipping } from './context';
 import { formatTokens } from './formatTokens';
 import { visibleLine } from './visibleText';
 

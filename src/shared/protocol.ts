@@ -1,11 +1,21 @@
 /**
  * The one message contract between the extension host and the dashboard webview.
  * The host sends full state snapshots (after the webview says `ready`); the webview sends intents back.
- * Both sides import this file; nothing else crosses the boundary.
+ * Both sides import this file and the vocabulary it names (src/shared); nothing else crosses the boundary.
  */
 
-import type { BreakdownCategory, BreakdownItemKind } from '../engine/transcripts/breakdownTypes';
-import type { ContextForecast } from '../engine/transcripts/contextForecast';
+import type {
+  BreakdownCategory,
+  BreakdownItemKind,
+  Compaction,
+  ContextForecast,
+  Phase,
+  Recommendation,
+  RecommendationAction,
+  UsageLevel,
+} from './context';
+import { type MessageUnion, message } from './messageTable';
+import type { RankingStrategy, ScoreParts, ToolOrigin, ToolScope, ToolStatus, ToolType } from './tools';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -23,6 +33,7 @@ export interface IngestCounts {
   dbBytes: number;
 }
 
+/** How far a catch-up has read the event log. */
 export interface IngestProgress {
   doneBytes: number;
   totalBytes: number;
@@ -57,9 +68,6 @@ export interface ConnectionView {
   scopes: ScopeConnection[];
 }
 
-/** Context window bands: under 70%, 70-80, 80-90, 90-95, and 95% or more. */
-export type UsageLevel = 'ok' | 'elevated' | 'high' | 'critical' | 'compact';
-
 /** How full the active session's context window is, from its transcript. */
 export interface GaugeView {
   /** The agent whose session this is (`claude-code`, `codex`...). */
@@ -71,7 +79,7 @@ export interface GaugeView {
   window: number;
   percent: number;
   level: UsageLevel;
-  compactions: Array<{ at: number | null; preTokens: number | null }>;
+  compactions: Compaction[];
   /** Compacted after the last response: `tokens` is the size before; the next response shows the new one. */
   compactedSinceUsage: boolean;
   /** Percent of the window over the session, oldest first. */
@@ -109,34 +117,11 @@ export interface BreakdownItemView {
   openable: boolean;
 }
 
-/** One pruning recommendation, ready to show. */
-export interface RecommendationView {
-  itemId: string;
-  /** A path, a name, or for a tool result a description: "the 38k-token Bash output `npm test` from 2 h ago". */
-  item: string;
-  type: 'file' | 'skill' | 'subagent' | 'mcp_server' | 'tool_result' | 'session';
-  /** 0-30; null for the session's compaction, which is not scored. */
-  score: number | null;
-  /** Tokens the drop frees, never unknown: measured from the transcript or estimated (`savingMeasured`). */
-  savingTokens: number;
-  /** True: the transcript's own measure. False: an estimate (characters / 4, an even share of a category). */
-  savingMeasured: boolean;
-  /** What the saving is made of: "tool names and instructions 1.2k + loaded schemas 3.1k + 3 results 900". */
-  savingDetail: string;
-  priority: 'HIGH' | 'MED';
-  /** The facts behind the score: "last used 2 h 5 min ago · used once this session · unrelated to ...". */
-  reason: string;
-  /** How the score is made: "2 of 30, prune now (0-8): recency 0 (over 2 h) + frequency 2 (1 use) + ...". */
-  explanation: string;
-  /** The primary action: compact the conversation, close the file's editors, or disable the server. */
-  action: 'compact' | 'closeFile' | 'disableServer';
-}
-
 /** Pruning advice beside the gauge (from 70% full). */
 export interface AdviceView {
-  phase: 'identify' | 'aggressive' | 'critical' | 'compact';
+  phase: Exclude<Phase, 'silent'>;
   warnings: string[];
-  recommendations: RecommendationView[];
+  recommendations: Recommendation[];
   totalSavingTokens: number;
   /** `/compact` with focus instructions naming what to keep and what to drop. */
   compactCommand: string;
@@ -144,7 +129,7 @@ export interface AdviceView {
   undo: { label: string } | null;
 }
 
-export type AdviceActionKind = RecommendationView['action'] | 'pin' | 'dismiss';
+export type AdviceActionKind = RecommendationAction | 'pin' | 'dismiss';
 
 /** How much of its budgets the next session's starting context uses. */
 export interface NextContextView {
@@ -154,12 +139,15 @@ export interface NextContextView {
   toolsBudget: number;
 }
 
+/** A window's part in a project: the `writer` ingests; a `reader` follows its snapshot read-only. */
+export type Role = 'writer' | 'reader';
+
 export interface ProjectView {
   id: string;
   name: string;
   root: string;
-  /** `writer` ingests; `reader` follows another window's snapshot read-only. Not shown: see `sharing`. */
-  role: 'writer' | 'reader';
+  /** Not shown: see `sharing`. */
+  role: Role;
   /**
    * Only while a change made in this window (a memory save or forget) waits for the other VS Code window that
    * records this project: a sentence for the user, shown as is. Absent whenever the two are in sync.
@@ -190,36 +178,12 @@ export interface DashboardState {
   folderOpen?: boolean;
 }
 
-/** The agent tool registry, ranked (issue 4). Sent on its own message, only when the ranking changed. */
-export type ToolTypeView =
-  'mcp_server' | 'mcp_tool' | 'slash_command' | 'skill' | 'subagent' | 'plugin' | 'builtin';
-export type ToolScopeView = 'global' | 'project' | 'plugin';
-export type ToolStatusView = 'active' | 'stale' | 'demoted';
-export type ToolRankingStrategy = 'frequency-share' | 'decay';
-
-/** Why a tool ranks where it does: the strategy's parts and the penalties applied to them. */
-export type ToolScoreParts = {
-  /** 0.25 when stale or demoted, else 1. */
-  statusFactor: number;
-  /** 0.5 when not seen for 30+ days, else 1. */
-  unseenFactor: number;
-} & (
-  | { strategy: 'frequency-share'; recentUses: number; recentCalls: number; share: number }
-  | {
-      strategy: 'decay';
-      uses7d: number;
-      maxUses7d: number;
-      frequency: number;
-      ageDays: number | null;
-      recency: number;
-    }
-);
-
+/** One tool of the agent tool registry, ranked (issue 4). */
 export interface ToolView {
   name: string;
-  type: ToolTypeView;
-  scope: ToolScopeView;
-  origin: 'config' | 'hook' | 'transcript';
+  type: ToolType;
+  scope: ToolScope;
+  origin: ToolOrigin;
   server: string | null;
   /** The declaring file for display (relative to the project, or `~/...`); null when only seen in use. */
   source: string | null;
@@ -227,10 +191,10 @@ export interface ToolView {
   description: string | null;
   /** Declared but switched off in the agent's settings. */
   disabled: boolean;
-  status: ToolStatusView;
+  status: ToolStatus;
   statusReason: string | null;
   score: number;
-  scoreParts: ToolScoreParts;
+  scoreParts: ScoreParts;
   uses7d: number;
   usesTotal: number;
   failures: number;
@@ -251,10 +215,11 @@ export interface ToolProblemView {
   readWhole?: boolean;
 }
 
+/** The ranked registry, sent on its own message only when the ranking changed. */
 export interface ToolsView {
   /** Grows each time the ranking is recomputed; the host sends a project's tools when it changed. */
   version: number;
-  strategy: ToolRankingStrategy;
+  strategy: RankingStrategy;
   builtinsHidden: boolean;
   tools: ToolView[];
   problems: ToolProblemView[];
@@ -289,28 +254,39 @@ export interface MemoryView {
   byType: Record<string, number>;
 }
 
-export type HostMessage =
-  | { type: 'state'; state: DashboardState }
-  | { type: 'rejects'; projectId: string; rejects: RejectView[]; total: number }
-  | { type: 'tools'; projectId: string; tools: ToolsView }
-  | { type: 'memory'; projectId: string; memory: MemoryView };
+/** What the host sends the page, by `type`; the page's one dispatcher is webview/hostMessages.ts. */
+export const HOST_MESSAGES = {
+  state: message<{ state: DashboardState }>(),
+  rejects: message<{ projectId: string; rejects: RejectView[]; total: number }>(),
+  tools: message<{ projectId: string; tools: ToolsView }>(),
+  memory: message<{ projectId: string; memory: MemoryView }>(),
+};
 
-export type WebviewMessage =
-  | { type: 'ready' }
-  | { type: 'ingestNow' }
-  | { type: 'openEventLog' }
-  | { type: 'showRejects'; projectId: string }
-  | { type: 'copyText'; text: string }
-  | { type: 'openFolder' }
-  | { type: 'connect'; projectId: string }
-  | { type: 'disconnect'; projectId: string }
-  | { type: 'importHistory'; projectId: string }
-  | { type: 'adviceAction'; projectId: string; itemId: string; action: AdviceActionKind }
-  | { type: 'adviceUndo'; projectId: string }
-  | { type: 'previewContext'; projectId: string }
-  | { type: 'openToolSource'; projectId: string; name: string; scope: ToolScopeView }
-  | { type: 'openContextItem'; projectId: string; itemId: string }
-  | { type: 'setServerEnabled'; projectId: string; server: string; enabled: boolean }
-  | { type: 'memorySearch'; projectId: string; request: number; query: string; types: string[] }
-  | { type: 'openObservation'; projectId: string; id: string }
-  | { type: 'searchMemory'; projectId: string; query: string };
+export type HostMessage = MessageUnion<typeof HOST_MESSAGES>;
+
+/**
+ * What the page asks of the host, by `type`: checked at runtime by parseWebviewMessage (webviewMessages.ts),
+ * then routed by the host's one dispatcher (src/host/dashboard/dashboardIntents.ts).
+ */
+export const WEBVIEW_MESSAGES = {
+  ready: message(),
+  ingestNow: message(),
+  openEventLog: message(),
+  showRejects: message<{ projectId: string }>(),
+  copyText: message<{ text: string }>(),
+  openFolder: message(),
+  connect: message<{ projectId: string }>(),
+  disconnect: message<{ projectId: string }>(),
+  importHistory: message<{ projectId: string }>(),
+  adviceAction: message<{ projectId: string; itemId: string; action: AdviceActionKind }>(),
+  adviceUndo: message<{ projectId: string }>(),
+  previewContext: message<{ projectId: string }>(),
+  openToolSource: message<{ projectId: string; name: string; scope: ToolScope }>(),
+  openContextItem: message<{ projectId: string; itemId: string }>(),
+  setServerEnabled: message<{ projectId: string; server: string; enabled: boolean }>(),
+  memorySearch: message<{ projectId: string; request: number; query: string; types: string[] }>(),
+  openObservation: message<{ projectId: string; id: string }>(),
+  searchMemory: message<{ projectId: string; query: string }>(),
+};
+
+export type WebviewMessage = MessageUnion<typeof WEBVIEW_MESSAGES>;

@@ -1,4 +1,6 @@
-import type { AdviceActionKind, WebviewMessage } from './protocol';
+import { declaresType } from './messageTable';
+import { type AdviceActionKind, WEBVIEW_MESSAGES, type WebviewMessage } from './protocol';
+import { isToolScope } from './tools';
 
 const ADVICE_ACTIONS: readonly AdviceActionKind[] = [
   'compact',
@@ -20,6 +22,7 @@ function isText(value: unknown, max: number): value is string {
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const message = raw as Record<string, unknown>;
+  if (!declaresType(WEBVIEW_MESSAGES, message.type)) return undefined;
   switch (message.type) {
     case 'ready':
     case 'ingestNow':
@@ -47,10 +50,13 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
           }
         : undefined;
     case 'openToolSource':
-      return typeof message.projectId === 'string' &&
-        isText(message.name, 1000) &&
-        (message.scope === 'global' || message.scope === 'project' || message.scope === 'plugin')
-        ? { type: 'openToolSource', projectId: message.projectId, name: message.name, scope: message.scope }
+      return typeof message.projectId === 'string' && isText(message.name, 1000) && isToolScope(message.scope)
+        ? {
+            type: 'openToolSource',
+            projectId: message.projectId,
+            name: message.name,
+            scope: message.scope,
+          }
         : undefined;
     case 'openContextItem':
       return typeof message.projectId === 'string' && isText(message.itemId, 4096)
@@ -93,7 +99,11 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         : undefined;
     case 'copyText':
       return isText(message.text, 100_000) ? { type: 'copyText', text: message.text } : undefined;
-    default:
+    default: {
+      // Every declared type has its case above: a type added to WEBVIEW_MESSAGES fails to compile until then.
+      const unchecked: never = message.type;
+      void unchecked;
       return undefined;
+    }
   }
 }

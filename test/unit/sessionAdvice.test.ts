@@ -10,11 +10,8 @@ import { runCli } from '../../src/cli/main';
 import { compactCommand } from '../../src/engine/pruning/focus';
 import { adviseSession, dismissalKey } from '../../src/engine/pruning/sessionAdvice';
 import { ContextGauge, type GaugeReading } from '../../src/engine/transcripts';
-import type {
-  BreakdownCategoryName,
-  BreakdownItem,
-  ContextBreakdown,
-} from '../../src/engine/transcripts/breakdownTypes';
+import type { BreakdownItem, ContextBreakdown } from '../../src/engine/transcripts/breakdownTypes';
+import type { BreakdownCategoryName } from '../../src/shared/context';
 import { tempWorkspace } from '../support/events';
 import {
   type ToolTurn,

@@ -60,6 +60,10 @@ describe('messages from the dashboard webview', () => {
       { type: 'runCommand', command: 'workbench.action.quit' },
       { type: 'READY' },
       { type: { toString: () => 'ready' } },
+      // Names every object has: only the protocol's own message types are known.
+      { type: 'toString' },
+      { type: 'constructor' },
+      { type: '__proto__' },
     ])
       assert.equal(parseWebviewMessage(raw), undefined, JSON.stringify(raw) ?? String(raw));
   });

@@ -1,18 +1,18 @@
-import type { ContextForecast } from '../../src/engine/transcripts/contextForecast';
+import type { ContextForecast, Recommendation } from '../../src/shared/context';
 import { forecastText, tippingText } from '../../src/shared/forecastText';
-import type { AdviceActionKind, AdviceView, RecommendationView } from '../../src/shared/protocol';
+import type { AdviceActionKind, AdviceView } from '../../src/shared/protocol';
 import { formatTokens, keepHyphenatedWords } from '../format';
 import { post } from '../vscode';
 import { Breakable } from './Breakable';
 import './advice.css';
 
-const PRIMARY_LABELS: Record<RecommendationView['action'], { label: string; icon: string }> = {
+const PRIMARY_LABELS: Record<Recommendation['action'], { label: string; icon: string }> = {
   compact: { label: 'Compact', icon: 'fold' },
   closeFile: { label: 'Close editors', icon: 'close-all' },
   disableServer: { label: 'Disable server', icon: 'debug-disconnect' },
 };
 
-const TYPE_ICONS: Record<RecommendationView['type'], string> = {
+const TYPE_ICONS: Record<Recommendation['type'], string> = {
   file: 'file',
   skill: 'book',
   subagent: 'hubot',

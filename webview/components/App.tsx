@@ -1,5 +1,5 @@
-import { useCallback, useState } from 'preact/hooks';
-import type { DashboardState, HostMessage, RejectView } from '../../src/shared/protocol';
+import { useState } from 'preact/hooks';
+import type { DashboardState, RejectView } from '../../src/shared/protocol';
 import { useHostMessages } from '../hooks';
 import { post } from '../vscode';
 import { NoFolder } from './NoFolder';
@@ -15,20 +15,14 @@ export function App() {
   const [state, setState] = useState<DashboardState | null>(null);
   const [rejects, setRejects] = useState<Record<string, RejectList>>({});
 
-  const onMessage = useCallback((message: HostMessage) => {
-    switch (message.type) {
-      case 'state':
-        setState(message.state);
-        return;
-      case 'rejects':
-        setRejects((previous) => ({
-          ...previous,
-          [message.projectId]: { rejects: message.rejects, total: message.total },
-        }));
-        return;
-    }
-  }, []);
-  useHostMessages(onMessage);
+  useHostMessages({
+    state: (message) => setState(message.state),
+    rejects: (message) =>
+      setRejects((previous) => ({
+        ...previous,
+        [message.projectId]: { rejects: message.rejects, total: message.total },
+      })),
+  });
 
   if (!state) {
     return (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { BreakdownItemView, BreakdownView } from '../../src/shared/protocol';
-import type { BreakdownCategory } from '../../src/engine/transcripts/breakdownTypes';
+import type { BreakdownCategory } from '../../src/shared/context';
 import { formatCount, formatTokens } from '../format';
 import { post } from '../vscode';
 import { Breakable } from './Breakable';

@@ -1,10 +1,11 @@
 import { agentName } from '../../src/shared/agents';
-import type { ToolScoreParts, ToolTypeView, ToolView } from '../../src/shared/protocol';
+import type { ToolView } from '../../src/shared/protocol';
+import type { ScoreParts, ToolType } from '../../src/shared/tools';
 import { formatCount, relativeTime } from '../format';
 import { post } from '../vscode';
 import type { ToolLine } from './ToolsSection';
 
-const TYPE_ICONS: Record<ToolTypeView, string> = {
+const TYPE_ICONS: Record<ToolType, string> = {
   mcp_server: 'server',
   mcp_tool: 'tools',
   slash_command: 'terminal',
@@ -14,7 +15,7 @@ const TYPE_ICONS: Record<ToolTypeView, string> = {
   builtin: 'gear',
 };
 
-const TYPE_NAMES: Record<ToolTypeView, string> = {
+const TYPE_NAMES: Record<ToolType, string> = {
   mcp_server: 'MCP server',
   mcp_tool: 'MCP tool',
   slash_command: 'slash command',
@@ -265,7 +266,7 @@ function ToolDetails({ id, tool, parent }: { id: string; tool: ToolView; parent:
       )}
       <dt>Score</dt>
       <dd data-testid="tool-score">
-        {fixed(tool.score)} = <ScoreParts parts={tool.scoreParts} tool={tool} />
+        {fixed(tool.score)} = <ScoreFormula parts={tool.scoreParts} tool={tool} />
       </dd>
       <dt>Calls</dt>
       <dd>
@@ -275,7 +276,8 @@ function ToolDetails({ id, tool, parent }: { id: string; tool: ToolView; parent:
   );
 }
 
-function ScoreParts({ parts, tool }: { parts: ToolScoreParts; tool: ToolView }) {
+/** How the score is made, in the strategy's own terms. */
+function ScoreFormula({ parts, tool }: { parts: ScoreParts; tool: ToolView }) {
   const factors: string[] = [];
   if (parts.statusFactor !== 1) factors.push(`× ${parts.statusFactor} (${tool.status})`);
   if (parts.unseenFactor !== 1)

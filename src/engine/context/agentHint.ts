@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ContextForecast } from '../transcripts/contextForecast';
+import type { ContextForecast } from '../../shared/context';
 
 /** Lines waiting for the agent, one file per session, named by the session's id. */
 export const AGENT_HINTS_DIR = 'agent-hints';

@@ -2,7 +2,7 @@
  * Whether to warn that the context is about to compact: a notification reaches a user who is not looking at
  * the sidebar. Pure, so that the host only shows what this decides.
  */
-import type { ContextForecast } from '../transcripts/contextForecast';
+import type { ContextForecast } from '../../shared/context';
 import { isSessionActive } from '../../shared/sessionActivity';
 import { forecastText, tippingText } from '../../shared/forecastText';
 

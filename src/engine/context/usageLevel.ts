@@ -1,9 +1,6 @@
-/**
- * How full the context window is, in the bands the design uses everywhere (status bar colours, gauge,
- * pruning phases): under 70% nothing to say, then 70, 80, 90, and 95% where compaction comes first.
- */
-export type UsageLevel = 'ok' | 'elevated' | 'high' | 'critical' | 'compact';
+import type { UsageLevel } from '../../shared/context';
 
+/** The band a percentage of the window falls in (src/shared/context.ts says what each band means). */
 export function usageLevel(percent: number): UsageLevel {
   if (percent >= 95) return 'compact';
   if (percent >= 90) return 'critical';

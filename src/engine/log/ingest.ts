@@ -10,6 +10,7 @@ import type { Store } from '../storage/store';
 import { dropImportedActivity } from '../transcripts/sharedActivity';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { yieldToHost } from '../yieldToHost';
+import type { IngestProgress } from '../../shared/protocol';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;
@@ -22,11 +23,6 @@ const SEARCH_BYTES = 1024 * 1024;
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 /** A backlog of this many chunks or more is parsed on a worker; less is not worth starting one. */
 const PARSE_WORKER_MIN_CHUNKS = 3;
-
-export interface IngestProgress {
-  doneBytes: number;
-  totalBytes: number;
-}
 
 export interface IngestOptions {
   /** Bytes read and committed per transaction; smaller chunks keep the host responsive. */

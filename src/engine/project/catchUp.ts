@@ -10,8 +10,8 @@
  */
 import { fork } from 'node:child_process';
 import * as os from 'node:os';
-import type { IngestCounts } from '../../shared/protocol';
-import type { IngestProgress, IngestResult } from '../log/ingest';
+import type { IngestCounts, IngestProgress } from '../../shared/protocol';
+import type { IngestResult } from '../log/ingest';
 
 export interface CatchUpOptions {
   /** Throw the database away and read the whole log again, as `ProjectEngine.rebuild`. */

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
-import type { IngestCounts, RejectView } from '../../shared/protocol';
+import type { IngestCounts, RejectView, Role } from '../../shared/protocol';
 import { bundledScript } from '../bundledScript';
 import { type CatchUpOptions, type CatchUpResult, runCatchUpProcess } from './catchUp';
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
@@ -34,8 +34,6 @@ import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock
 
 /** Spool files redacted into the log between two yields to the host (about 0.5 ms each). */
 const DRAIN_BATCH = 200;
-
-export type Role = 'writer' | 'reader';
 
 export interface RebuildResult extends IngestResult {
   /** Transcript files imported before the rebuild and imported again after it. */

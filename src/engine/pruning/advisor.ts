@@ -2,7 +2,14 @@
  * The pruning advisor (seed 004): scores what sits in the agent's context and, once the window fills up,
  * says what to drop first, with the tokens each drop saves, why, and an action that does it.
  */
-import { type UsageLevel, usageLevel } from '../context/usageLevel';
+import type {
+  ContextItemType,
+  Phase,
+  Recommendation,
+  RecommendationAction,
+  UsageLevel,
+} from '../../shared/context';
+import { usageLevel } from '../context/usageLevel';
 import { type ItemWords, displayName, explanation, reason } from './explain';
 import { type TaskFocus, taskFocus } from './focus';
 import { itemTags, promptKeywords } from './keywords';
@@ -16,8 +23,6 @@ import {
   recencyTier,
   relevanceTier,
 } from './scoring';
-
-export type ContextItemType = 'file' | 'skill' | 'subagent' | 'mcp_server' | 'tool_result';
 
 /** One tool result that put an item into the context, with its size estimated from its characters. */
 export interface ResultSize {
@@ -59,31 +64,6 @@ export interface ScoredItem extends ContextItem {
   /** The tier each part fell in (`over 2 h`, `1 use`, `unrelated`), for the explanation. */
   tiers: { recency: Tier; frequency: Tier; relevance: RelevanceTier };
 }
-
-/** What the primary action of a recommendation does. */
-export type RecommendationAction = 'compact' | 'closeFile' | 'disableServer';
-
-export interface Recommendation {
-  itemId: string;
-  /** What a person recognises: a path, a name, "the 38k-token Bash output `npm test` from 2 h ago". */
-  item: string;
-  type: ContextItemType | 'session';
-  score: number | null;
-  /** Tokens the drop frees; always a number, measured or estimated. */
-  savingTokens: number;
-  savingMeasured: boolean;
-  /** What the saving is made of. */
-  savingDetail: string;
-  priority: 'HIGH' | 'MED';
-  /** The facts behind the three tiers: "last used 2 h 5 min ago · used once this session · unrelated ...". */
-  reason: string;
-  /** The score's make-up: "2 of 30, prune now (0-8): recency 0 (over 2 h) + frequency 2 (1 use) + ...". */
-  explanation: string;
-  action: RecommendationAction;
-}
-
-/** silent < 70%, identify 70-80, aggressive 80-90, critical 90-95, compact >= 95. */
-export type Phase = 'silent' | 'identify' | 'aggressive' | 'critical' | 'compact';
 
 const PHASES: Record<UsageLevel, Phase> = {
   ok: 'silent',
@@ -160,7 +140,7 @@ const ACTIONS: Record<ContextItemType, RecommendationAction> = {
 function candidates(
   phase: Phase,
   sorted: ScoredItem[],
-): Array<{ item: ScoredItem; priority: 'HIGH' | 'MED' }> {
+): Array<{ item: ScoredItem; priority: Recommendation['priority'] }> {
   switch (phase) {
     case 'silent':
       return [];
@@ -186,7 +166,7 @@ function rapidGrowth(history: AdviceInput['usageHistory'], now: number, percent:
   return percent - Math.min(...recent.map((point) => point.percent));
 }
 
-function recommend(item: ScoredItem, priority: 'HIGH' | 'MED', words: ItemWords): Recommendation {
+function recommend(item: ScoredItem, priority: Recommendation['priority'], words: ItemWords): Recommendation {
   return {
     itemId: item.id,
     item: displayName(item, words.now),

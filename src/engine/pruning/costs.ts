@@ -5,7 +5,8 @@
  * or an even share of a category stand in, and the item says it is estimated.
  */
 import { formatTokens } from '../../shared/formatTokens';
-import type { BreakdownCategoryName, ContextBreakdown } from '../transcripts/breakdownTypes';
+import type { BreakdownCategoryName } from '../../shared/context';
+import type { ContextBreakdown } from '../transcripts/breakdownTypes';
 import type { ContextItem } from './advisor';
 
 /**

@@ -7,7 +7,8 @@ import type { Store } from '../storage/store';
 import { displayPath } from './configPaths';
 import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';
-import type { ConfigEntry, ConfigScan, ToolScope, ToolStatus, ToolType } from './toolTypes';
+import type { ToolScope, ToolStatus, ToolType } from '../../shared/tools';
+import type { ConfigEntry, ConfigScan } from './toolTypes';
 
 export interface ScanApplied {
   /** Entries seen for the first time. */

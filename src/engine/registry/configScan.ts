@@ -11,13 +11,8 @@ import { type JsonConfig, readJsonConfig } from './jsonConfig';
 import { type MarkdownOwner, agentEntries, commandEntries, skillEntries } from './markdownTools';
 import { serverEntries } from './mcpServers';
 import { pluginEntries } from './pluginScan';
-import {
-  type ConfigEntry,
-  type ConfigScan,
-  type ScanProblem,
-  TOOL_SCOPES,
-  type ToolScope,
-} from './toolTypes';
+import { TOOL_SCOPES, type ToolScope } from '../../shared/tools';
+import type { ConfigEntry, ConfigScan, ScanProblem } from './toolTypes';
 
 export interface ScanOptions extends ConfigLocationOptions {
   /** Read only these scopes, e.g. `['project']` after a project file changed (default: all). */

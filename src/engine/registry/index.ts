@@ -6,12 +6,9 @@ export { displayPath } from './configPaths';
 export { type DiscoveryResult, SUCCESS_WINDOW, discoverFromUse } from './discovery';
 export { readFrontMatter } from './frontMatter';
 export {
-  RANKING_STRATEGIES,
   RECENT_CALLS,
   type RankOptions,
   type RankedTool,
-  type RankingStrategy,
-  type ScoreParts,
   STATUS_FACTOR,
   UNSEEN_DAYS,
   UNSEEN_FACTOR,
@@ -25,3 +22,13 @@ export {
   writeProjectServerEnabled,
 } from './serverToggle';
 export type * from './toolTypes';
+// The tool vocabulary is shared with the host and the dashboard; it is declared in src/shared.
+export {
+  RANKING_STRATEGIES,
+  type RankingStrategy,
+  type ScoreParts,
+  type ToolOrigin,
+  type ToolScope,
+  type ToolStatus,
+  type ToolType,
+} from '../../shared/tools';

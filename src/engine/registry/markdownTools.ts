@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { MARKDOWN_HEAD_BYTES, readBounded } from '../files/boundedRead';
 import { FolderWalk } from '../files/folderWalk';
 import { readFrontMatter } from './frontMatter';
-import type { ConfigEntry, ScanProblem, ToolScope } from './toolTypes';
+import type { ToolScope } from '../../shared/tools';
+import type { ConfigEntry, ScanProblem } from './toolTypes';
 
 /** Longest description kept in the registry; the file has the rest. */
 const MAX_DESCRIPTION = 500;

@@ -4,7 +4,8 @@ import { redactText } from '../redact';
 import type { JsonConfig, JsonMember } from './jsonConfig';
 import { clipDescription } from './markdownTools';
 import { serverEntryName } from './toolNames';
-import type { ConfigEntry, ToolScope } from './toolTypes';
+import type { ToolScope } from '../../shared/tools';
+import type { ConfigEntry } from './toolTypes';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

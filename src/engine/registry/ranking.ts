@@ -12,11 +12,15 @@ import { runAtOnce, runInSteps, type Steps } from '../steps';
 import { readRows } from './registryDb';
 import { toolAgents } from './toolAgents';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';
-import type { ToolOrigin, ToolScope, ToolStatus, ToolType } from './toolTypes';
-
-export type RankingStrategy = 'frequency-share' | 'decay';
-
-export const RANKING_STRATEGIES: readonly RankingStrategy[] = ['frequency-share', 'decay'];
+import type {
+  RankingStrategy,
+  ScoreParts,
+  ScorePenalties,
+  ToolOrigin,
+  ToolScope,
+  ToolStatus,
+  ToolType,
+} from '../../shared/tools';
 
 export const RECENT_CALLS = 200;
 const DAY_MS = 86_400_000;
@@ -29,34 +33,6 @@ const RECENCY_WEIGHT = 0.3;
 /** ln 2: the recency part halves every 7 days. */
 const HALF_LIFE_RATE = 0.693;
 const HALF_LIFE_DAYS = 7;
-
-/** Multipliers applied to every strategy's base score. */
-interface Penalties {
-  /** 0.25 when stale or demoted, else 1. */
-  statusFactor: number;
-  /** 0.5 when last seen 30 or more days ago, else 1. */
-  unseenFactor: number;
-}
-
-export type ScoreParts =
-  | ({
-      strategy: 'frequency-share';
-      /** Calls among the project's most recent 200 (a server: its tools' calls). */
-      recentUses: number;
-      /** How many calls that window holds (200 once the project has that many). */
-      recentCalls: number;
-      share: number;
-    } & Penalties)
-  | ({
-      strategy: 'decay';
-      uses7d: number;
-      /** The most uses in 7 days of any tool or server, at least 1. */
-      maxUses7d: number;
-      frequency: number;
-      /** Days since the last use in the last 7 days; null when unused there. */
-      ageDays: number | null;
-      recency: number;
-    } & Penalties);
 
 export interface RankedTool {
   name: string;
@@ -256,7 +232,7 @@ export function* rankingSteps(engine: Pick<ProjectEngine, 'db'>, options: RankOp
   const rank = (row: RegistryRow): RankedTool => {
     const usage = row.type === 'mcp_server' ? serverUsage.get(serverToolPrefix(row.name))! : usageOf(row);
     const lastSeenAt = Math.max(usage.lastUsedAt ?? row.discovered_at, row.updated_at);
-    const penalties: Penalties = {
+    const penalties: ScorePenalties = {
       statusFactor: row.status === 'active' ? 1 : STATUS_FACTOR,
       unseenFactor: now - lastSeenAt >= UNSEEN_DAYS * DAY_MS ? UNSEEN_FACTOR : 1,
     };

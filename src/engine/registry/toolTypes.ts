@@ -1,17 +1,5 @@
-/** The tool registry's vocabulary, shared by the config scan, the registry table and the ranking. */
-
-export type ToolType =
-  'mcp_server' | 'mcp_tool' | 'slash_command' | 'skill' | 'subagent' | 'plugin' | 'builtin';
-
-/** `global`: the user's own config; `project`: this project's files (and its entry in ~/.claude.json). */
-export type ToolScope = 'global' | 'project' | 'plugin';
-
-export const TOOL_SCOPES: readonly ToolScope[] = ['global', 'project', 'plugin'];
-
-export type ToolStatus = 'active' | 'stale' | 'demoted';
-
-/** Where a registry entry came from: a config file, or calls recorded by the hooks or read from transcripts. */
-export type ToolOrigin = 'config' | 'hook' | 'transcript';
+/** What the config scan finds; the words for tools themselves are shared with the host and the dashboard. */
+import type { ToolScope, ToolType } from '../../shared/tools';
 
 /** One tool declared in a config file. */
 export interface ConfigEntry {

@@ -3,13 +3,8 @@
  * overhead split into its categories, the measured parts, and the categories adding up to the total and,
  * with free space and the autocompact buffer, to the window.
  */
-import {
-  type BreakdownCategory,
-  type BreakdownCategoryName,
-  type BreakdownItem,
-  type ContextBreakdown,
-  MAX_BREAKDOWN_ITEMS,
-} from './breakdownTypes';
+import type { BreakdownCategory, BreakdownCategoryName } from '../../shared/context';
+import { type BreakdownItem, type ContextBreakdown, MAX_BREAKDOWN_ITEMS } from './breakdownTypes';
 import { clip } from './breakdownLabels';
 import type { ContextCommandFigures } from './contextCommandOutput';
 import { largestRemainder } from './tokenShares';

@@ -1,6 +1,7 @@
 /** What a person recognises an item of the context by: the file, the command, the URL, the MCP tool. */
 import * as path from 'node:path';
-import type { BreakdownItemKind, BreakdownItemRef } from './breakdownTypes';
+import type { BreakdownItemKind } from '../../shared/context';
+import type { BreakdownItemRef } from './breakdownTypes';
 import type { Json, ToolResult, ToolUse } from './transcriptLine';
 
 const MAX_LABEL = 160;

@@ -3,44 +3,7 @@
  * the conversation, each with its tokens and whether the figure is measured or estimated. The parts add up
  * to the gauge's total.
  */
-
-/** The categories of `/context`, MCP tools split into what is always in the prompt and what loaded later. */
-export type BreakdownCategoryName =
-  | 'system_prompt'
-  | 'system_tools'
-  /** Tool names and server instructions, in the prompt from the start (tool search is on by default). */
-  | 'mcp_tools'
-  /** Schemas of MCP tools loaded on demand during the session (tool search results). */
-  | 'mcp_schemas'
-  | 'custom_agents'
-  | 'memory_files'
-  | 'skills'
-  | 'messages'
-  | 'free_space'
-  | 'autocompact_buffer';
-
-export interface BreakdownCategory {
-  name: BreakdownCategoryName;
-  tokens: number;
-  /**
-   * True when the figure comes from the transcript's usage (the growth between API calls, or a `/context`
-   * output in the transcript); false when it is shared out by characters or estimated from files on disk.
-   */
-  measured: boolean;
-}
-
-export type BreakdownItemKind =
-  | 'file_read'
-  | 'tool_result'
-  | 'prompt'
-  | 'assistant'
-  | 'hook_context'
-  | 'subagent_result'
-  | 'compaction_summary'
-  | 'mcp_server'
-  | 'memory_file'
-  | 'skill'
-  | 'agent';
+import type { BreakdownCategory, BreakdownCategoryName, BreakdownItemKind } from '../../shared/context';
 
 /** What an item is, so that a click can open it. */
 export interface BreakdownItemRef {

@@ -12,12 +12,8 @@
  * a new turn is thinking of earlier turns that the API leaves out; any other shortfall (a rewind) shrinks
  * what is there in proportion. A compaction or `/clear` starts the messages over from the next call.
  */
-import type {
-  BreakdownCategoryName,
-  BreakdownItemKind,
-  BreakdownItemRef,
-  ContextBreakdown,
-} from './breakdownTypes';
+import type { BreakdownCategoryName, BreakdownItemKind } from '../../shared/context';
+import type { BreakdownItemRef, ContextBreakdown } from './breakdownTypes';
 import type { DiskFacts } from './breakdownDisk';
 import { type FixedEntry, type Part, composeBreakdown, estimate } from './breakdownCompose';
 import { clip, describeResult, shownPath } from './breakdownLabels';

@@ -5,7 +5,7 @@
  * (1.6%)`, with ANSI colours) and the Markdown table of non-interactive runs (`| System prompt | 3.2k | 1.6%
  * |`). Claude Code counts these categories with the token-counting API, so they are measured figures.
  */
-import type { BreakdownCategoryName } from './breakdownTypes';
+import type { BreakdownCategoryName } from '../../shared/context';
 
 export type ContextCommandFigures = Partial<Record<BreakdownCategoryName, number>>;
 

@@ -3,7 +3,8 @@
  * since it began or was last compacted, and what is growing it. Where the growth cannot tell, there is no
  * forecast but a reason: never a made-up number.
  */
-import type { BreakdownItem, BreakdownItemKind } from './breakdownTypes';
+import type { BreakdownItemKind, ContextForecast, Tipping } from '../../shared/context';
+import type { BreakdownItem } from './breakdownTypes';
 
 /**
  * Steps whose growth sets the rate: enough to smooth out large reads, few enough to follow a change of pace
@@ -26,46 +27,6 @@ const MAX_TIPPING = 3;
 export interface ForecastPoint {
   at: number | null;
   tokens: number;
-}
-
-export interface TippingKind {
-  kind: BreakdownItemKind;
-  tokens: number;
-}
-
-export interface TippingItem {
-  kind: BreakdownItemKind;
-  label: string;
-  tokens: number;
-}
-
-/** What grew the context most in the last `steps` steps. */
-export interface Tipping {
-  steps: number;
-  /** How much the context grew over those steps. */
-  grown: number;
-  /** The kinds of item that grew it most, largest first (empty where the agent's files do not say). */
-  kinds: TippingKind[];
-  /** The largest single items among them. */
-  items: TippingItem[];
-}
-
-export interface ContextForecast {
-  /** Main-chain model calls left before the context reaches `at`; null with a `reason`. */
-  stepsLeft: number | null;
-  stepsLow: number | null;
-  /** Null when the pace is too uneven to bound it: "or more". */
-  stepsHigh: number | null;
-  /** Prompts left at this session's steps per prompt. */
-  promptsLeft: number | null;
-  /** Minutes left at this session's pace. */
-  minutesLeft: number | null;
-  /** The context size where the agent compacts (`event: 'compact'`), or the window (`'full'`). */
-  at: number;
-  event: 'compact' | 'full';
-  /** Why there is no forecast; null when there is one. */
-  reason: string | null;
-  tipping: Tipping | null;
 }
 
 export interface ForecastInput {

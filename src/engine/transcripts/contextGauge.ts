@@ -2,12 +2,13 @@ import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { type Fingerprint, LineReader, fingerprint, stillHolds } from './appendedLines';
+import type { Compaction, ContextForecast } from '../../shared/context';
 import type { ContextItem } from '../pruning/advisor';
 import { type DiskFacts, NO_DISK_FACTS, readDiskFacts } from './breakdownDisk';
 import type { ContextBreakdown } from './breakdownTypes';
 import { BreakdownTracker } from './contextBreakdown';
 import { ContextItemsTracker } from './contextItems';
-import { type ContextForecast, forecastContext } from './contextForecast';
+import { forecastContext } from './contextForecast';
 import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
@@ -15,12 +16,6 @@ export const LARGE_CONTEXT_WINDOW = 1_000_000;
 /** Trend points kept: one per API response, the most recent ones. */
 const DEFAULT_TREND_POINTS = 200;
 const READ_CHUNK_BYTES = 4 * 1024 * 1024;
-
-export interface Compaction {
-  at: number | null;
-  /** Context tokens just before the compaction, as Claude Code recorded them. */
-  preTokens: number | null;
-}
 
 export interface TrendPoint {
   at: number | null;

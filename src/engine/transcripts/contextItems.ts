@@ -4,7 +4,8 @@
  * (estimated from characters; the breakdown measures them). A compaction rebuilds the context from a
  * summary, so everything before it is forgotten.
  */
-import type { ContextItem, ContextItemType, ResultSize } from '../pruning/advisor';
+import type { ContextItemType } from '../../shared/context';
+import type { ContextItem, ResultSize } from '../pruning/advisor';
 import type { ToolResult, ToolUse } from './transcriptLine';
 
 /** Tools whose results put a nameable item into the context. */

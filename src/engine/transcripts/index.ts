@@ -1,6 +1,5 @@
 /** Claude Code transcripts: history import into a project's database, and the live context gauge. */
 export {
-  type Compaction,
   type ContextGaugeOptions,
   type GaugeReading,
   type TrendPoint,
@@ -9,21 +8,17 @@ export {
   LARGE_CONTEXT_WINDOW,
   contextWindow,
 } from './contextGauge';
-export {
-  type ContextForecast,
-  type Tipping,
-  currentSegment,
-  estimateSteps,
-  forecastContext,
-} from './contextForecast';
+export { currentSegment, estimateSteps, forecastContext } from './contextForecast';
+export type { BreakdownItem, BreakdownItemRef, ContextBreakdown } from './breakdownTypes';
+// What the host and the dashboard show of the context is declared in src/shared.
 export type {
   BreakdownCategory,
   BreakdownCategoryName,
-  BreakdownItem,
   BreakdownItemKind,
-  BreakdownItemRef,
-  ContextBreakdown,
-} from './breakdownTypes';
+  Compaction,
+  ContextForecast,
+  Tipping,
+} from '../../shared/context';
 export { MAX_BREAKDOWN_ITEMS } from './breakdownTypes';
 export { AUTOCOMPACT_BUFFER_TOKENS } from './breakdownCompose';
 export { toolResultText } from './toolResultText';

@@ -9,9 +9,9 @@
 import * as fs from 'node:fs';
 import type { SessionFiles, SessionItem } from '../agents/adapter';
 import { estimate } from './breakdownCompose';
-import type { BreakdownCategory, ContextBreakdown } from './breakdownTypes';
+import type { BreakdownCategory, Compaction } from '../../shared/context';
+import type { ContextBreakdown } from './breakdownTypes';
 import {
-  type Compaction,
   type ContextGaugeOptions,
   type GaugeReading,
   type TrendPoint,

@@ -1,16 +1,18 @@
 /**
- * What the dashboard asks of the host, routed by one table: each message type of the page to its handler.
- * The table's type lists every type (one missing fails to compile, as the switch's `never` did); messages are
- * checked at runtime first (parseWebviewMessage). No VS Code here: the tests pass their own handlers.
+ * What the dashboard asks of the host, routed by one table: each message type of the page (WEBVIEW_MESSAGES in
+ * src/shared/protocol.ts) to its handler. The table's type lists every type (one missing fails to compile, as
+ * the switch's `never` did); messages are checked at runtime first (parseWebviewMessage). No VS Code here: the
+ * tests pass their own handlers.
  */
-import type { WebviewMessage } from '../../shared/protocol';
+import type { MessageHandlers, MessageOf } from '../../shared/messageTable';
+import type { WEBVIEW_MESSAGES, WebviewMessage } from '../../shared/protocol';
 import { parseWebviewMessage } from '../../shared/webviewMessages';
 
 export type IntentType = WebviewMessage['type'];
-export type Intent<T extends IntentType> = Extract<WebviewMessage, { type: T }>;
+export type Intent<T extends IntentType> = MessageOf<typeof WEBVIEW_MESSAGES, T>;
 
 /** One handler per message type; what it returns (a promise, a value) is awaited for its failure only. */
-export type DashboardIntents = { [T in IntentType]: (message: Intent<T>) => unknown };
+export type DashboardIntents = MessageHandlers<typeof WEBVIEW_MESSAGES>;
 
 /** Where the router reports what it drops and what fails. */
 interface IntentReport {

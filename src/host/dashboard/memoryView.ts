@@ -1,17 +1,7 @@
 /** The dashboard's Memory section, built from the project's memory: a pure function, tested without VS Code. */
-import { type ObservationType, type ProjectEngine, shortId } from '../../engine';
-import {
-  type MemoryType,
-  isMemoryType,
-  oneLineClip,
-  parseMemoryQuery,
-  typingQuery,
-} from '../../shared/memory';
+import { type ProjectEngine, shortId } from '../../engine';
+import { isMemoryType, oneLineClip, parseMemoryQuery, typingQuery } from '../../shared/memory';
 import type { MemoryView } from '../../shared/protocol';
-
-/** The shared list and the engine's must not drift apart: this fails to compile when they do. */
-export const TYPES_AGREE: [MemoryType, ObservationType] extends [ObservationType, MemoryType] ? true : never =
-  true;
 
 /** Rows of the dashboard's Memory section. */
 export const DASHBOARD_ROWS = 10;

@@ -78,6 +78,13 @@ export { clip, oneLine, shortDate } from './memory/text';
 export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
 export { bundledScript } from './bundledScript';
 export type { CatchUpResult } from './project/catchUp';
+export {
+  afterIngest,
+  type AfterIngestResult,
+  DEFAULT_DETAIL_DAYS,
+  discoverySteps,
+  nextSessionContextSteps,
+} from './project/derivedViews';
 export { ProjectEngine, type Role } from './project/projectEngine';
 export { identifyProject } from './project/projectIdentity';
 export { latestModel } from './project/sessions';
@@ -142,4 +149,5 @@ export {
 export { findAgentSessionFiles } from './transcripts/agentSessionImport';
 export { SessionFileGauge, sessionFileStamp } from './transcripts/sessionFileGauge';
 export { candidateTranscripts, claudeConfigDirs } from './transcripts/transcriptFiles';
+export { runAtOnce, runInSteps } from './steps';
 export { yieldToHost } from './yieldToHost';

@@ -1,7 +1,8 @@
 /** The catch-up process's entry (bundled as dist/catchUpProcess.js): reads a backlog for the host (catchUp.ts). */
 import type { IngestOptions, IngestResult } from '../log/ingest';
-import { discoverFromUse } from '../registry/discovery';
+import { runAtOnce } from '../steps';
 import type { CatchUpJob, CatchUpReport, CatchUpRequest, CatchUpResult } from './catchUp';
+import { afterIngest } from './derivedViews';
 import { ProjectEngine } from './projectEngine';
 
 /** Older detail is folded every 8 MiB of log read (about 12,000 events), as the host does. */
@@ -42,10 +43,12 @@ async function catchUp(): Promise<CatchUpResult> {
     let doneBytes = 0;
     let foldedAtBytes = 0;
     let postedAt = 0;
-    // The registry reads the calls before they are folded into daily counts (as the host's ProjectTools).
-    const foldOlderDetail = async () => {
-      while (discoverFromUse(engine).more);
-      folded += await engine.foldOldHistory(job.detailDays, true);
+    // The views as far as the fold (the registry reads the calls before they are folded into daily counts);
+    // the host brings the next session's context up to date once it has read what this process saved.
+    const foldOlderDetail = () => {
+      folded += runAtOnce(
+        afterIngest(engine, { detailDays: job.detailDays, newHistory: true, views: ['registry', 'history'] }),
+      ).folded;
       foldedAtBytes = doneBytes;
     };
     const options: IngestOptions = {
@@ -58,13 +61,13 @@ async function catchUp(): Promise<CatchUpResult> {
         post({ type: 'progress', progress, counts: engine.counts() });
       },
       afterChunk: async () => {
-        if (doneBytes - foldedAtBytes >= FOLD_EVERY_BYTES) await foldOlderDetail();
+        if (doneBytes - foldedAtBytes >= FOLD_EVERY_BYTES) foldOlderDetail();
       },
     };
     const read: IngestResult & { transcriptFilesImported?: number } = job.rebuild
       ? await engine.rebuild(options)
       : await engine.ingest(options);
-    await foldOlderDetail();
+    foldOlderDetail();
     await engine.save();
     return {
       ...read,

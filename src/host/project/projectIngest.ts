@@ -5,10 +5,12 @@
  */
 import * as vscode from 'vscode';
 import {
+  afterIngest,
   bundledScript,
   type CatchUpResult,
   type IngestResult,
   type ProjectEngine,
+  runInSteps,
   saveIfRequested,
 } from '../../engine';
 import { formatBytes } from '../../shared/formatBytes';
@@ -46,7 +48,7 @@ const AFTER_CATCH_UP_MS = 5000;
 interface IngestHost {
   readonly engine: ProjectEngine;
   readonly name: string;
-  readonly tools: Pick<ProjectTools, 'afterIngest' | 'discoverNew' | 'scheduleRank'>;
+  readonly tools: Pick<ProjectTools, 'beforeViews' | 'discovered' | 'scheduleRank'>;
   readonly gauge: Pick<LiveGauge, 'sessionsChanged'>;
   readonly nextContext: Pick<NextSessionContext, 'schedule'>;
   exclusive<T>(job: () => Promise<T>): Promise<T>;
@@ -184,7 +186,7 @@ export class ProjectIngest {
       if (result.events > 0) this.host.gauge.sessionsChanged();
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
       if (result.bytes > 0) await saveIfRequested(this.host.engine);
-      await this.host.tools.afterIngest(kind, result.events);
+      await this.host.tools.beforeViews(kind, result.events);
       folded += await this.foldOldHistory(
         !inProcess && (chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild'),
         false,
@@ -227,19 +229,27 @@ export class ProjectIngest {
   }
 
   /**
-   * Fold detail older than the `contextDeck.history.detailDays` window (after the registry has read the
-   * calls it folds). `newHistory`: older detail may have come in, look even if the window has not moved.
-   * `log`: say how many rows were folded (an ingest says it in its own line). Must run inside the queue.
-   * Never rejects: failures are logged. Returns the rows folded.
+   * Bring the derived views up to date in steps (engine/project/derivedViews.ts): the registry reads new
+   * calls, then detail older than the `contextDeck.history.detailDays` window is folded; the next session's
+   * context follows after a quiet moment (NextSessionContext). `newHistory`: older detail may have come in,
+   * look even if the window has not moved. `log`: say how many rows were folded (an ingest says it in its
+   * own line). Must run inside the queue. Never rejects: failures are logged. Returns the rows folded.
    */
   async foldOldHistory(newHistory = false, log = true): Promise<number> {
     try {
-      await this.host.tools.discoverNew();
       const days = detailDays();
-      const rows = await this.host.engine.foldOldHistory(days, newHistory);
-      if (log && rows > 0)
-        this.log.info(`${this.host.name}: ${rows} rows of history older than ${days} days folded`);
-      return rows;
+      const { discovered, folded } = await runInSteps(
+        afterIngest(this.host.engine, {
+          detailDays: days,
+          newHistory,
+          views: ['registry', 'history'],
+          stopped: () => this.disposed,
+        }),
+      );
+      this.host.tools.discovered(discovered);
+      if (log && folded > 0)
+        this.log.info(`${this.host.name}: ${folded} rows of history older than ${days} days folded`);
+      return folded;
     } catch (error) {
       this.log.error(`folding old history of ${this.host.name} failed`, error);
       return 0;

@@ -83,6 +83,8 @@ export {
   type AfterIngestResult,
   DEFAULT_DETAIL_DAYS,
   discoverySteps,
+  FOLD_EVERY_BYTES,
+  FoldAsRead,
   nextSessionContextSteps,
 } from './project/derivedViews';
 export { ProjectEngine, type Role } from './project/projectEngine';

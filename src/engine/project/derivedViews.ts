@@ -11,11 +11,13 @@ import { sessionContextSteps, writeSessionContext } from '../context/projectCont
 import type { SelectionMode } from '../context/selection';
 import type { SessionContext } from '../context/sessionContext';
 import { type DiscoveryResult, discoverFromUse, LAST_CALL_COUNTER } from '../registry/discovery';
-import type { Steps } from '../steps';
+import { runAtOnce, type Steps } from '../steps';
 import type { ProjectEngine } from './projectEngine';
 
 /** The extension's default `contextDeck.history.detailDays`, and the CLI's. */
 export const DEFAULT_DETAIL_DAYS = 30;
+/** During a long ingest, older detail is folded every 8 MiB of log read (about 12,000 events). */
+export const FOLD_EVERY_BYTES = 8 * 1024 * 1024;
 /** New calls read into the registry per step (all of a 1M-event backlog took 400 ms at once). */
 const DISCOVERY_SLICE_CALLS = 5000;
 
@@ -104,6 +106,41 @@ export function* discoverySteps(engine: ProjectEngine, stopped?: () => boolean):
     total.recovered.push(...slice.recovered);
     if (!slice.more || stopped?.()) return total;
     yield;
+  }
+}
+
+/**
+ * The views as far as the fold, run at once every FOLD_EVERY_BYTES of log a long ingest reads (the CLI, the
+ * catch-up process): the database never holds all the older detail at once, and the pages it freed are
+ * used again by what is read next. (The host counts its chunks and runs the same views in steps.)
+ */
+export class FoldAsRead {
+  /** Rows of older history folded so far. */
+  folded = 0;
+  private doneBytes = 0;
+  private foldedAtBytes = 0;
+
+  constructor(
+    private readonly engine: ProjectEngine,
+    private readonly detailDays: number,
+  ) {}
+
+  /** The ingest's progress: how far it has read. */
+  read(doneBytes: number): void {
+    this.doneBytes = doneBytes;
+  }
+
+  /** After a chunk: fold when another FOLD_EVERY_BYTES have been read since the last fold. */
+  afterChunk(): void {
+    if (this.doneBytes - this.foldedAtBytes >= FOLD_EVERY_BYTES) this.fold();
+  }
+
+  fold(): void {
+    const views = ['registry', 'history'] as const;
+    this.folded += runAtOnce(
+      afterIngest(this.engine, { detailDays: this.detailDays, newHistory: true, views }),
+    ).folded;
+    this.foldedAtBytes = this.doneBytes;
   }
 }
 

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import {
   afterIngest,
   bundledScript,
+  FOLD_EVERY_BYTES,
   type CatchUpResult,
   type IngestResult,
   type ProjectEngine,
@@ -36,8 +37,8 @@ const HOST_CHUNK_BYTES = 128 * 1024;
 const CATCH_UP_BACKLOG_BYTES = 1024 * 1024;
 /** The catch-up process's script ships beside the bundle; running from source there is none and all is read here. */
 const catchUpScript = bundledScript('catchUpProcess.js');
-/** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
-const FOLD_EVERY_CHUNKS = 64;
+/** During a catch-up on this thread, old detail is folded as often as the CLI and the catch-up process fold it. */
+const FOLD_EVERY_CHUNKS = FOLD_EVERY_BYTES / HOST_CHUNK_BYTES;
 /**
  * After a catch-up every view reads the new database (tools ranked, the next session's context, counts):
  * the host's longest pause over this long after it is logged too.

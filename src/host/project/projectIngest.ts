@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import {
   afterIngest,
   bundledScript,
-  FOLD_EVERY_BYTES,
   type CatchUpResult,
+  FOLD_EVERY_BYTES,
   type IngestResult,
   type ProjectEngine,
   runInSteps,

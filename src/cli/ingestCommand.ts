@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_DETAIL_DAYS, FoldAsRead } from '../engine';
 import { type IntegerRange, numberFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 import { openProject, refreshDerived, withInterrupt } from './projectSession';
@@ -56,16 +57,18 @@ export const ingestCommand: CliCommand = {
       const skippedSaid = new Set<string>();
       const showProgress = !args.flags.has('json') && process.stderr.isTTY;
       const ingestOnce = async () => {
+        // A long backlog is folded as it is read, as the extension folds it (engine/project/derivedViews.ts).
+        const folds = new FoldAsRead(engine, DEFAULT_DETAIL_DAYS);
         const once = await engine.ingest({
           chunkBytes,
           signal,
-          onProgress: showProgress
-            ? ({ doneBytes, totalBytes }) =>
-                process.stderr.write(
-                  `\ringesting ${Math.floor((100 * doneBytes) / Math.max(1, totalBytes))}%`,
-                )
-            : undefined,
+          onProgress: ({ doneBytes, totalBytes }) => {
+            folds.read(doneBytes);
+            if (showProgress)
+              process.stderr.write(`\ringesting ${Math.floor((100 * doneBytes) / Math.max(1, totalBytes))}%`);
+          },
           afterChunk: async () => {
+            folds.afterChunk();
             // The engine counts a pass's rows as unsaved only once the pass ends, so without this every save
             // due during a long first pass would find nothing to save.
             if (saveDue()) engine.noteExternalChange();

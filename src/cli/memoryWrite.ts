@@ -26,7 +26,7 @@ export async function writeMemory<T>(
     const value = write(engine);
     if (engine.role !== 'writer') return { value, pendingWith: pendingWriter(engine.lockPath) };
     await engine.ingest({ signal });
-    refreshDerived(engine);
+    refreshDerived(engine, { fold: false });
     return { value, pendingWith: signal.aborted ? NEXT_INGEST : undefined };
   });
 }

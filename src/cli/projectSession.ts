@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import {
-  assembleSessionContext,
-  discoverFromUse,
+  afterIngest,
+  DEFAULT_DETAIL_DAYS,
   ProjectEngine,
   resolveHome,
   type Role,
-  writeSessionContext,
+  runAtOnce,
 } from '../engine';
 import type { CliContext } from './command';
 
@@ -48,8 +48,11 @@ export async function withInterrupt<T>(
   }
 }
 
-/** After a writer ingests: tool use counts, then the file the recorder prints at the next SessionStart. */
-export function refreshDerived(engine: ProjectEngine): void {
-  discoverFromUse(engine);
-  writeSessionContext(engine, assembleSessionContext(engine, { now: Date.now() }));
+/**
+ * After a writer ingests: the derived views as the extension brings them up to date (project/derivedViews.ts),
+ * at once; `fold: false` leaves older history as it is (a memory write, whose forget may yet be undone).
+ */
+export function refreshDerived(engine: ProjectEngine, { fold = true } = {}): void {
+  const views = fold ? undefined : (['registry', 'context'] as const);
+  runAtOnce(afterIngest(engine, { detailDays: DEFAULT_DETAIL_DAYS, views }));
 }

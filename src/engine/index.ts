@@ -78,6 +78,15 @@ export { clip, oneLine, shortDate } from './memory/text';
 export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
 export { bundledScript } from './bundledScript';
 export type { CatchUpResult } from './project/catchUp';
+export {
+  afterIngest,
+  type AfterIngestResult,
+  DEFAULT_DETAIL_DAYS,
+  discoverySteps,
+  FOLD_EVERY_BYTES,
+  FoldAsRead,
+  nextSessionContextSteps,
+} from './project/derivedViews';
 export { ProjectEngine } from './project/projectEngine';
 export type { Role } from '../shared/protocol';
 export { identifyProject } from './project/projectIdentity';
@@ -143,4 +152,5 @@ export {
 export { findAgentSessionFiles } from './transcripts/agentSessionImport';
 export { SessionFileGauge, sessionFileStamp } from './transcripts/sessionFileGauge';
 export { candidateTranscripts, claudeConfigDirs } from './transcripts/transcriptFiles';
+export { runAtOnce, runInSteps } from './steps';
 export { yieldToHost } from './yieldToHost';

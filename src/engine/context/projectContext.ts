@@ -121,7 +121,7 @@ export function assembleSessionContext(
   engine: ProjectEngine,
   options: ProjectContextOptions,
 ): SessionContext {
-  return runAtOnce(contextSteps(engine, options));
+  return runAtOnce(sessionContextSteps(engine, options));
 }
 
 /**
@@ -133,10 +133,14 @@ export function assembleSessionContextInSteps(
   options: ProjectContextOptions,
   pause?: () => Promise<void>,
 ): Promise<SessionContext> {
-  return runInSteps(contextSteps(engine, options), pause);
+  return runInSteps(sessionContextSteps(engine, options), pause);
 }
 
-function* contextSteps(engine: ProjectEngine, options: ProjectContextOptions): Steps<SessionContext> {
+/** The next session's context, a query per step (project/derivedViews.ts runs it after an ingest). */
+export function* sessionContextSteps(
+  engine: ProjectEngine,
+  options: ProjectContextOptions,
+): Steps<SessionContext> {
   const ranked = yield* rankingSteps(engine, { hideBuiltins: true, now: options.now });
   const tools = ranked.map((tool) => ({
     name: tool.name,

@@ -1,11 +1,9 @@
 /** The catch-up process's entry (bundled as dist/catchUpProcess.js): reads a backlog for the host (catchUp.ts). */
 import type { IngestOptions, IngestResult } from '../log/ingest';
-import { discoverFromUse } from '../registry/discovery';
 import type { CatchUpJob, CatchUpReport, CatchUpRequest, CatchUpResult } from './catchUp';
+import { FoldAsRead } from './derivedViews';
 import { ProjectEngine } from './projectEngine';
 
-/** Older detail is folded every 8 MiB of log read (about 12,000 events), as the host does. */
-const FOLD_EVERY_BYTES = 8 * 1024 * 1024;
 /** The dashboard follows the counts; more often than this would only cost the catch-up. */
 const PROGRESS_EVERY_MS = 250;
 
@@ -38,37 +36,29 @@ async function catchUp(): Promise<CatchUpResult> {
     borrowedLock: true,
   });
   try {
-    let folded = 0;
-    let doneBytes = 0;
-    let foldedAtBytes = 0;
     let postedAt = 0;
-    // The registry reads the calls before they are folded into daily counts (as the host's ProjectTools).
-    const foldOlderDetail = async () => {
-      while (discoverFromUse(engine).more);
-      folded += await engine.foldOldHistory(job.detailDays, true);
-      foldedAtBytes = doneBytes;
-    };
+    const folds = new FoldAsRead(engine, job.detailDays);
     const options: IngestOptions = {
       signal: abort.signal,
       chunkBytes: job.chunkBytes,
       onProgress: (progress) => {
-        doneBytes = progress.doneBytes;
+        folds.read(progress.doneBytes);
         if (Date.now() - postedAt < PROGRESS_EVERY_MS && progress.doneBytes < progress.totalBytes) return;
         postedAt = Date.now();
         post({ type: 'progress', progress, counts: engine.counts() });
       },
-      afterChunk: async () => {
-        if (doneBytes - foldedAtBytes >= FOLD_EVERY_BYTES) await foldOlderDetail();
-      },
+      afterChunk: () => folds.afterChunk(),
     };
     const read: IngestResult & { transcriptFilesImported?: number } = job.rebuild
       ? await engine.rebuild(options)
       : await engine.ingest(options);
-    await foldOlderDetail();
+    // The views as far as the fold; the host brings the next session's context up to date once it has read
+    // what this process saved.
+    folds.fold();
     await engine.save();
     return {
       ...read,
-      folded,
+      folded: folds.folded,
       transcriptFilesImported: read.transcriptFilesImported ?? 0,
       // resourceUsage's maxRSS is in KiB.
       peakRssBytes: process.resourceUsage().maxRSS * 1024,

@@ -29,6 +29,7 @@ import {
   findActiveSession,
 } from '../transcripts/activeSession';
 import { importTranscripts } from '../transcripts/importTranscripts';
+import { runInSteps, type Steps } from '../steps';
 import { yieldToHost } from '../yieldToHost';
 import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';
 
@@ -304,7 +305,12 @@ export class ProjectEngine {
    * (a new day) since the last fold, or `newHistory` says older detail may have come in (a catch-up, an
    * import). Returns the rows folded.
    */
-  async foldOldHistory(detailDays: number, newHistory = false): Promise<number> {
+  foldOldHistory(detailDays: number, newHistory = false): Promise<number> {
+    return runInSteps(this.foldSteps(detailDays, newHistory));
+  }
+
+  /** `foldOldHistory` as steps, a slice each (project/derivedViews.ts runs it at once or in steps). */
+  *foldSteps(detailDays: number, newHistory = false): Steps<number> {
     if (this.role !== 'writer' || this.closed) return 0;
     const before = this.detailCutoff(detailDays);
     if (!newHistory && before <= this.foldedBefore) return 0;
@@ -314,12 +320,12 @@ export class ProjectEngine {
       rows += slice.rows;
       if (slice.rows > 0) {
         // Digests replace rows in the memory's index: its merges too come a share at a time.
-        await yieldToHost();
+        yield;
         if (this.closed) break;
         mergeSomeOfMemoryIndex(this.store);
       }
       if (!slice.more || this.closed) break;
-      await yieldToHost();
+      yield;
     }
     this.foldedBefore = before;
     if (rows > 0) this.noteExternalChange();

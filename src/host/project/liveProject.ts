@@ -87,7 +87,7 @@ export class LiveProject {
       } finally {
         cancel.dispose();
         this.transcriptCount.at = 0;
-        await this.tools.afterIngest('import', 0);
+        // The registry reads the imported calls, then older history is folded (engine/project/derivedViews.ts).
         await this.ingest.foldOldHistory(true);
         this.nextContext.schedule();
         this.notify();

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import {
-  assembleSessionContextInSteps,
+  nextSessionContextSteps,
   type ProjectEngine,
+  runInSteps,
   type SelectionMode,
   SESSION_CONTEXT_BUDGET,
   type SessionContext,
   TOOL_SECTION_BUDGET,
-  writeSessionContext,
 } from '../../engine';
 import type { NextContextView } from '../../shared/protocol';
 import { CONTEXT_PREVIEW_SCHEME } from '../documents/contextPreview';
@@ -52,13 +52,10 @@ export class NextSessionContext implements vscode.Disposable {
    */
   async refresh(): Promise<SessionContext | null> {
     try {
-      const context = await assembleSessionContextInSteps(this.engine, {
-        now: Date.now(),
-        mode: selectionMode(),
-      });
+      // The pipeline's last view (engine/project/derivedViews.ts), after a quiet moment: ingests come in bursts.
+      const context = await runInSteps(nextSessionContextSteps(this.engine, selectionMode()));
       if (this.disposed) return this.last;
       this.last = context;
-      if (this.engine.role === 'writer') writeSessionContext(this.engine, context);
       this.notify();
     } catch (error) {
       this.log.warn(`session context of ${this.engine.identity.name}: ${shortMessage(error)}`);

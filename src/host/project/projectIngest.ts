@@ -5,10 +5,13 @@
  */
 import * as vscode from 'vscode';
 import {
+  afterIngest,
   bundledScript,
   type CatchUpResult,
+  FOLD_EVERY_BYTES,
   type IngestResult,
   type ProjectEngine,
+  runInSteps,
   saveIfRequested,
 } from '../../engine';
 import { formatBytes } from '../../shared/formatBytes';
@@ -34,8 +37,8 @@ const HOST_CHUNK_BYTES = 128 * 1024;
 const CATCH_UP_BACKLOG_BYTES = 1024 * 1024;
 /** The catch-up process's script ships beside the bundle; running from source there is none and all is read here. */
 const catchUpScript = bundledScript('catchUpProcess.js');
-/** During a catch-up, old detail is folded every 8 MiB of log read (about 12,000 events). */
-const FOLD_EVERY_CHUNKS = 64;
+/** During a catch-up on this thread, old detail is folded as often as the CLI and the catch-up process fold it. */
+const FOLD_EVERY_CHUNKS = FOLD_EVERY_BYTES / HOST_CHUNK_BYTES;
 /**
  * After a catch-up every view reads the new database (tools ranked, the next session's context, counts):
  * the host's longest pause over this long after it is logged too.
@@ -46,7 +49,7 @@ const AFTER_CATCH_UP_MS = 5000;
 interface IngestHost {
   readonly engine: ProjectEngine;
   readonly name: string;
-  readonly tools: Pick<ProjectTools, 'afterIngest' | 'discoverNew' | 'scheduleRank'>;
+  readonly tools: Pick<ProjectTools, 'beforeViews' | 'discovered' | 'scheduleRank'>;
   readonly gauge: Pick<LiveGauge, 'sessionsChanged'>;
   readonly nextContext: Pick<NextSessionContext, 'schedule'>;
   exclusive<T>(job: () => Promise<T>): Promise<T>;
@@ -184,7 +187,7 @@ export class ProjectIngest {
       if (result.events > 0) this.host.gauge.sessionsChanged();
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
       if (result.bytes > 0) await saveIfRequested(this.host.engine);
-      await this.host.tools.afterIngest(kind, result.events);
+      await this.host.tools.beforeViews(kind, result.events);
       folded += await this.foldOldHistory(
         !inProcess && (chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild'),
         false,
@@ -227,19 +230,27 @@ export class ProjectIngest {
   }
 
   /**
-   * Fold detail older than the `contextDeck.history.detailDays` window (after the registry has read the
-   * calls it folds). `newHistory`: older detail may have come in, look even if the window has not moved.
-   * `log`: say how many rows were folded (an ingest says it in its own line). Must run inside the queue.
-   * Never rejects: failures are logged. Returns the rows folded.
+   * Bring the derived views up to date in steps (engine/project/derivedViews.ts): the registry reads new
+   * calls, then detail older than the `contextDeck.history.detailDays` window is folded; the next session's
+   * context follows after a quiet moment (NextSessionContext). `newHistory`: older detail may have come in,
+   * look even if the window has not moved. `log`: say how many rows were folded (an ingest says it in its
+   * own line). Must run inside the queue. Never rejects: failures are logged. Returns the rows folded.
    */
   async foldOldHistory(newHistory = false, log = true): Promise<number> {
     try {
-      await this.host.tools.discoverNew();
       const days = detailDays();
-      const rows = await this.host.engine.foldOldHistory(days, newHistory);
-      if (log && rows > 0)
-        this.log.info(`${this.host.name}: ${rows} rows of history older than ${days} days folded`);
-      return rows;
+      const { discovered, folded } = await runInSteps(
+        afterIngest(this.host.engine, {
+          detailDays: days,
+          newHistory,
+          views: ['registry', 'history'],
+          stopped: () => this.disposed,
+        }),
+      );
+      this.host.tools.discovered(discovered);
+      if (log && folded > 0)
+        this.log.info(`${this.host.name}: ${folded} rows of history older than ${days} days folded`);
+      return folded;
     } catch (error) {
       this.log.error(`folding old history of ${this.host.name} failed`, error);
       return 0;

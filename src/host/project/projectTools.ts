@@ -14,11 +14,14 @@
 import * as vscode from 'vscode';
 import {
   configLocations,
+  type DiscoveryResult,
+  discoverySteps,
   type ProjectEngine,
   type RankedTool,
   RANKING_STRATEGIES,
   type RankingStrategy,
   rankToolsInSteps,
+  runInSteps,
   serverSwitches,
   type ToggleRequest,
   type ToolScope,
@@ -29,7 +32,7 @@ import type { ToolsView } from '../../shared/protocol';
 import { toolView } from '../dashboard/toolsView';
 import type { Log } from '../log';
 import { ServerSwitch } from './serverSwitch';
-import { discoverInSlices, type ToolHost, ToolScanner } from './toolScan';
+import { type ToolHost, ToolScanner } from './toolScan';
 import { openToolSource, watchToolConfigs } from './toolConfigFiles';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
@@ -121,37 +124,31 @@ export class ProjectTools implements vscode.Disposable {
   }
 
   /**
-   * Called by the LiveProject inside its queue, right after an ingest, rebuild or history import: new tool
-   * calls join the registry (and may demote or restore tools); a new session start rescans the config.
+   * Called inside the project's queue right after an ingest, rebuild or history import, before the derived
+   * views (engine/project/derivedViews.ts): a rebuilt database declares the config's tools again; a new
+   * session start rescans the config.
    */
-  async afterIngest(kind: 'ingest' | 'rebuild' | 'import', events: number): Promise<void> {
+  async beforeViews(kind: 'ingest' | 'rebuild', events: number): Promise<void> {
     if (this.disposed || this.host.engine.role !== 'writer') return;
     if (kind === 'rebuild') {
       // A rebuilt database starts with an empty registry: declare the config's tools again.
       this.knownSessions = 0;
       this.scanner.forgetApplied();
       await this.scanner.scan();
-    } else if (kind === 'ingest' && events > 0 && this.sawSessionStart()) {
+      this.scheduleRank();
+    } else if (events > 0 && this.sawSessionStart()) {
       this.scheduleScan(0);
-    }
-    try {
-      const found = await discoverInSlices(this.host.engine, () => this.disposed);
-      if (found.calls > 0 || kind === 'rebuild') {
-        if (found.added.length || found.demoted.length || found.recovered.length)
-          this.log.info(
-            `${this.host.name} tools: ${found.added.length} found in use, ${found.demoted.length} demoted, ${found.recovered.length} recovered`,
-          );
-        this.scheduleRank();
-      }
-    } catch (error) {
-      this.log.error(`discovering tools of ${this.host.name} failed`, error);
     }
   }
 
-  /** Read new calls into the registry (before old detail is folded away). Must run inside the queue. */
-  async discoverNew(): Promise<void> {
-    if (this.disposed || this.host.engine.role !== 'writer') return;
-    if ((await discoverInSlices(this.host.engine, () => this.disposed)).calls > 0) this.scheduleRank();
+  /** The registry read new calls (which may add, demote or restore tools): rank again. */
+  discovered(found: DiscoveryResult): void {
+    if (found.calls === 0) return;
+    if (found.added.length || found.demoted.length || found.recovered.length)
+      this.log.info(
+        `${this.host.name} tools: ${found.added.length} found in use, ${found.demoted.length} demoted, ${found.recovered.length} recovered`,
+      );
+    this.scheduleRank();
   }
 
   /** Whether a session (of any agent) began since the last look. */
@@ -191,7 +188,7 @@ export class ProjectTools implements vscode.Disposable {
    */
   private async scanAndRank(): Promise<void> {
     await this.scanner.scan();
-    if (this.host.engine.role === 'writer') await discoverInSlices(this.host.engine, () => this.disposed);
+    await runInSteps(discoverySteps(this.host.engine, () => this.disposed));
     await yieldToHost();
     await this.rankNow();
   }

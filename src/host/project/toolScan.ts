@@ -1,9 +1,7 @@
-/** One project's config scans, applied to its registry, and the discovery of tools from their calls. */
+/** One project's config scans, applied to its registry. */
 import {
   applyScan,
   type ConfigScan,
-  type DiscoveryResult,
-  discoverFromUse,
   type ProjectEngine,
   scanConfigsOffThread,
   yieldToHost,
@@ -14,8 +12,6 @@ import type { Log } from '../log';
 
 /** A scan that finds exactly what the last one applied still confirms the tools this often (30-day rule). */
 const CONFIRM_INTERVAL_MS = 3600_000;
-/** New calls read into the registry per task after a catch-up (all of a 1M-event backlog took 400 ms at once). */
-const DISCOVERY_SLICE_CALLS = 5000;
 
 /** What this module needs of a LiveProject: its engine and its exclusive queue. */
 export interface ToolHost {
@@ -77,22 +73,5 @@ export class ToolScanner {
     } catch (error) {
       this.log.error(`scanning the tools of ${this.host.name} failed`, error);
     }
-  }
-}
-
-/** Read new calls into the registry a slice at a time, letting the host breathe between slices. */
-export async function discoverInSlices(
-  engine: ProjectEngine,
-  stopped: () => boolean,
-): Promise<DiscoveryResult> {
-  const total: DiscoveryResult = { calls: 0, added: [], demoted: [], recovered: [], more: false };
-  for (;;) {
-    const slice = discoverFromUse(engine, DISCOVERY_SLICE_CALLS);
-    total.calls += slice.calls;
-    total.added.push(...slice.added);
-    total.demoted.push(...slice.demoted);
-    total.recovered.push(...slice.recovered);
-    if (!slice.more || stopped()) return total;
-    await yieldToHost();
   }
 }

@@ -76,12 +76,12 @@ export interface OpenProjectOptions {
 
 export const SNAPSHOT_FILE = 'db.sqlite';
 /** The shortest detail window: the session-start context reads a week back. */
-export const MIN_DETAIL_DAYS = 7;
+const MIN_DETAIL_DAYS = 7;
 export const LOCK_FILE = 'writer.lock';
 /** A due save waits until the user has not typed for this long... */
 export const TYPING_PAUSE_MS = 1000;
 /** ...unless the change has waited this long (the event log keeps it meanwhile: nothing is lost). */
-export const TYPING_SAVE_MAX_DELAY_MS = 60_000;
+const TYPING_SAVE_MAX_DELAY_MS = 60_000;
 
 /** One project's database: the single writer ingests the event log; readers follow its snapshots. */
 export class ProjectEngine {

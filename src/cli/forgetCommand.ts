@@ -1,4 +1,4 @@
-import { observationState, resolveId, setForgotten, shortId } from '../engine';
+import { setForgotten, shortId } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { writeMemory } from './memoryWrite';
@@ -15,9 +15,9 @@ export const forgetCommand: CliCommand = {
       context,
       'context-deck forget (CLI)',
       (engine) => {
-        const resolved = resolveId(engine.db, args.positionals[0], { includeForgotten: undo });
+        const resolved = engine.memory.resolveId(args.positionals[0], { includeForgotten: undo });
         if (!resolved.ok) throw new Error(resolved.error);
-        const state = observationState(engine.db, resolved.id);
+        const state = engine.memory.state(resolved.id);
         if (undo && !state?.forgotten)
           throw new Error(`observation ${shortId(resolved.id)} is not forgotten`);
         setForgotten({ home: engine.home, root: engine.identity.mainRoot }, [resolved.id], !undo, 'cli');

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type AgentId, findActiveSession, type GaugeReading, sessionGauge, sessionOfFile } from '../engine';
+import { type AgentId, type GaugeReading, sessionGauge, sessionOfFile } from '../engine';
 import { type IntegerRange, type ParsedArgs, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 import { openProject } from './projectSession';
@@ -30,9 +30,7 @@ export async function readActiveSession(
     // The sessions the hooks recorded say which agent is working; the database is only read.
     const engine = await openProject(context, 'reader', 'context-deck gauge (CLI)', true);
     try {
-      active = findActiveSession(engine.db, engine.identity.mainRoot, {
-        claudeDir: stringFlag(args, 'claude-dir'),
-      });
+      active = engine.activeSession({ claudeDir: stringFlag(args, 'claude-dir') });
     } finally {
       await engine.close();
     }

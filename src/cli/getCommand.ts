@@ -1,4 +1,4 @@
-import { formatObservations, getObservations } from '../engine';
+import { formatObservations } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { withProjectSnapshot } from './searchCommand';
@@ -11,7 +11,7 @@ export const getCommand: CliCommand = {
   async run(args, context) {
     if (args.positionals.length === 0) throw new UsageError('give at least one observation id');
     return withProjectSnapshot(context, (engine) => {
-      const result = getObservations(engine.db, args.positionals);
+      const result = engine.memory.get(args.positionals);
       const errors = result.missing.map((missing) => missing.error);
       // Nothing found is a failure: its reason alone, on stderr, as for every failing command.
       if (result.observations.length === 0) throw new Error(errors.join('; '));

@@ -7,7 +7,6 @@ import {
   parseTime,
   ProjectEngine,
   resolveHome,
-  searchObservations,
 } from '../engine';
 import { type ParsedArgs, UsageError, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
@@ -68,7 +67,7 @@ export const searchCommand: CliCommand = {
       limit: numberFlag(args, 'limit', { min: 1, max: MAX_SEARCH_LIMIT }),
     };
     return withProjectSnapshot(context, (engine) => {
-      const result = searchObservations(engine.db, options);
+      const result = engine.memory.search(options);
       context.stdout(args.flags.has('json') ? JSON.stringify(result) : searchTable(result, query));
       return 0;
     });

@@ -1,4 +1,4 @@
-import { formatTimeline, timeline, TIMELINE_LIMITS } from '../engine';
+import { formatTimeline, TIMELINE_LIMITS } from '../engine';
 import { UsageError, numberFlag, stringFlag } from './args';
 import type { CliCommand } from './command';
 import { timeFlag, withProjectSnapshot } from './searchCommand';
@@ -19,7 +19,7 @@ export const timelineCommand: CliCommand = {
       sessionId: stringFlag(args, 'session'),
     };
     return withProjectSnapshot(context, (engine) => {
-      const result = timeline(engine.db, options);
+      const result = engine.memory.timeline(options);
       context.stdout(args.flags.has('json') ? JSON.stringify(result) : formatTimeline(result).text);
       return 0;
     });

@@ -3,7 +3,7 @@
  * the agents, memory, registry and context queries. Nothing outside the engine runs SQL or imports its
  * modules one by one. (The hook recorder has its own, smaller entry: recording.ts.)
  */
-export { adapterOf, AGENT_ADAPTERS, agentTraces } from './agents';
+export { AGENT_ADAPTERS, agentTraces } from './agents';
 export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
 export {
   HOOK_SCOPES,
@@ -46,7 +46,6 @@ export {
   formatObservations,
   formatSearch,
   formatTimeline,
-  getObservations,
   isObservationType,
   MAX_GET_IDS,
   MAX_SAVED_TEXT,
@@ -55,18 +54,14 @@ export {
   MemoryQueryError,
   type Observation,
   OBSERVATION_TYPES,
-  observationState,
   type ObservationType,
   parseTime,
   RANKED_CANDIDATES,
-  resolveId,
   saveToMemory,
   type SearchHit,
-  searchObservations,
   type SearchResult,
   setForgotten,
   shortId,
-  timeline,
   TIMELINE_LIMITS,
   type TimelineEntry,
   type TimelineOptions,
@@ -75,7 +70,7 @@ export {
 export type { IngestResult } from './log/ingest';
 export { parseQuery } from './memory/search';
 export { clip, oneLine, shortDate } from './memory/text';
-export { eventsDir, expandTilde, isWithin, projectStateDir, resolveHome } from './project/paths';
+export { eventsDir, isWithin, projectStateDir, resolveHome } from './project/paths';
 export { bundledScript } from './bundledScript';
 export type { CatchUpResult } from './project/catchUp';
 export {
@@ -133,9 +128,6 @@ export {
   type ContextBreakdown,
   type ContextForecast,
   ContextGauge,
-  estimateSteps,
-  forecastContext,
-  findActiveTranscript,
   type GaugeReading,
   importTranscripts,
   toolResultText,
@@ -143,14 +135,13 @@ export {
 } from './transcripts';
 export {
   type ActiveSession,
-  findActiveSession,
   newestStore,
   type SessionGauge,
   sessionGauge,
   sessionOfFile,
 } from './transcripts/activeSession';
 export { findAgentSessionFiles } from './transcripts/agentSessionImport';
-export { SessionFileGauge, sessionFileStamp } from './transcripts/sessionFileGauge';
+export { sessionFileStamp } from './transcripts/sessionFileGauge';
 export { candidateTranscripts, claudeConfigDirs } from './transcripts/transcriptFiles';
 export { runAtOnce, runInSteps } from './steps';
 export { yieldToHost } from './yieldToHost';

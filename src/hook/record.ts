@@ -34,7 +34,7 @@ export const STRING_CAP = 64 * 1024;
 /** Largest line written, in bytes (newline excluded). */
 export const LINE_CAP = 256 * 1024;
 /** Input that can't be recorded as a JSON object keeps this many characters of its text. */
-export const UNPARSED_CAP = 4 * 1024;
+const UNPARSED_CAP = 4 * 1024;
 /** Larger input is not parsed (only its start is kept). */
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 /**

@@ -38,7 +38,7 @@ function childCommandLines(pid: number): string[] {
 }
 
 /** The terminal where the agent runs: by the processes inside it, else by its name. */
-export async function findAgentTerminal(): Promise<vscode.Terminal | undefined> {
+async function findAgentTerminal(): Promise<vscode.Terminal | undefined> {
   for (const terminal of vscode.window.terminals) {
     const pid = await terminal.processId;
     if (pid && childCommandLines(pid).some((line) => AGENT_PATTERN.test(line))) return terminal;

@@ -19,17 +19,12 @@ export class Log implements vscode.Disposable {
     this.channel.error(`${context}: ${describe(error)}`);
   }
 
-  /** Run an async job in the background, logging instead of rejecting. */
-  background(context: string, job: () => Promise<unknown>): void {
-    void job().catch((error: unknown) => this.error(context, error));
-  }
-
   dispose(): void {
     this.channel.dispose();
   }
 }
 
-export function describe(error: unknown): string {
+function describe(error: unknown): string {
   if (error instanceof Error) return error.stack ?? error.message;
   return String(error);
 }

@@ -25,7 +25,7 @@ import type { Projects } from './project/projects';
 import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
 import { allowedInWorkspace } from './workspaceTrust';
 
-export const MCP_PROVIDER_ID = 'contextDeck.memory';
+const MCP_PROVIDER_ID = 'contextDeck.memory';
 
 export class MemoryServers implements vscode.Disposable {
   /** The server is offered to VS Code's agent mode by the provider API. */

@@ -12,7 +12,6 @@ import {
   formatObservations,
   formatSearch,
   formatTimeline,
-  getObservations,
   MAX_GET_IDS,
   MAX_SAVED_TEXT,
   MemoryQueryError,
@@ -21,9 +20,7 @@ import {
   ProjectEngine,
   RANKED_CANDIDATES,
   saveToMemory,
-  searchObservations,
   shortId,
-  timeline,
   TIMELINE_LIMITS,
 } from '../engine';
 import { discoverTools, formatTools } from './discoverTools';
@@ -105,7 +102,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
       annotations: { readOnlyHint: true },
     },
     handle((args, project) => {
-      const result = searchObservations(project.db, {
+      const result = project.memory.search({
         query: args.query,
         types: args.type === undefined ? undefined : [args.type].flat(),
         sessionId: args.session,
@@ -142,7 +139,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
         args.anchor !== undefined &&
         ID_PATTERN.test(args.anchor) &&
         Number.isNaN(Date.parse(args.anchor));
-      const result = timeline(project.db, {
+      const result = project.memory.timeline({
         anchorId: args.id ?? (anchorIsId ? args.anchor : undefined),
         anchorAt: args.anchor === undefined || anchorIsId ? undefined : parseTime(args.anchor, 'anchor'),
         before: args.before,
@@ -164,7 +161,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
       },
       annotations: { readOnlyHint: true },
     },
-    handle((args, project) => text(formatObservations(getObservations(project.db, args.ids)))),
+    handle((args, project) => text(formatObservations(project.memory.get(args.ids)))),
   );
 
   server.registerTool(

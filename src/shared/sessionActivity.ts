@@ -3,7 +3,7 @@
  * so a transcript untouched for half an hour belongs to a session that has ended or been left: its gauge is
  * history, not a warning, and advice about it would act on nothing.
  */
-export const SESSION_IDLE_MS = 30 * 60_000;
+const SESSION_IDLE_MS = 30 * 60_000;
 
 export function isSessionActive(updatedAt: number | null, now: number): boolean {
   return updatedAt !== null && now - updatedAt < SESSION_IDLE_MS;

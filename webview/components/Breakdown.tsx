@@ -6,7 +6,7 @@ import { post } from '../vscode';
 import { Breakable } from './Breakable';
 import './breakdown.css';
 
-export const CATEGORY_NAMES: Record<BreakdownCategory['name'], string> = {
+const CATEGORY_NAMES: Record<BreakdownCategory['name'], string> = {
   system_prompt: 'System prompt',
   system_tools: 'System tools',
   mcp_tools: 'MCP tools',

@@ -9,7 +9,7 @@ import { ToolRow, toolKey } from './ToolRow';
 import './tools.css';
 
 /** Rows rendered at once; the rest wait for "show more" or a narrower filter, so 2,000 tools stay smooth. */
-export const ROWS_SHOWN = 150;
+const ROWS_SHOWN = 150;
 
 /** The host sends each project's ranked tools on their own message, only when the ranking changed. */
 const useTools = projectViews('tools');

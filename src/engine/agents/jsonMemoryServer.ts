@@ -9,7 +9,7 @@ import type { MemoryServerInstaller, ServerLaunch, SettingsPlan } from './adapte
 import { JsoncDocument, parseJsonc } from './jsoncEdit';
 
 /** The server's name in every agent's config; Claude Code shows its tools as `mcp__context-deck__<tool>`. */
-export const MEMORY_SERVER_NAME = 'context-deck';
+const MEMORY_SERVER_NAME = 'context-deck';
 
 type Json = Record<string, unknown>;
 

@@ -48,7 +48,7 @@ export function parseJsonc(text: string, file: string): unknown {
 }
 
 /** Indentation and line ending as the file already uses them. */
-export function detectFormatting(text: string): FormattingOptions {
+function detectFormatting(text: string): FormattingOptions {
   const indent = text.match(/^([ \t]+)\S/m)?.[1] ?? '  ';
   return {
     insertSpaces: !indent.includes('\t'),
@@ -139,7 +139,7 @@ export function readSettingsText(file: string): string | undefined {
 }
 
 /** Backups live under Context Deck's home, never beside the file: `.claude/` is the agent's (and git's). */
-export function settingsBackupPath(file: string, now: number, home: string): string {
+function settingsBackupPath(file: string, now: number, home: string): string {
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
   return path.join(settingsBackupDir(home), `${stamp}-${path.basename(file)}`);
 }

@@ -24,7 +24,7 @@ const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [
  * The agent a payload is from: the reader most certain of it, the recorder's tag (`hint`, from a line's
  * `_cd.agent` or the hook command's `--agent`) when no reader is certain, else undefined.
  */
-export function recogniseAgent(payload: EventPayload, hint?: unknown): AgentId | undefined {
+function recogniseAgent(payload: EventPayload, hint?: unknown): AgentId | undefined {
   let best: AgentId | undefined;
   let bestScore = 0;
   for (const [id, reader] of READERS) {

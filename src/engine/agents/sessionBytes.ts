@@ -9,7 +9,7 @@ import { Decompress } from 'fzstd';
 /** The magic number every zstd frame starts with (RFC 8878, 3.1.1). */
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 
-export function isZstd(bytes: Uint8Array): boolean {
+function isZstd(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && ZSTD_MAGIC.every((byte, i) => bytes[i] === byte);
 }
 

@@ -15,7 +15,7 @@
 import { HOOK_OUTPUT_DIR, HOOK_OUTPUT_FILE } from '../project/paths';
 
 /** Ends the name of every spool file (`<pid>-<n>.spool`). */
-export const SPOOL_SUFFIX = '.spool';
+const SPOOL_SUFFIX = '.spool';
 
 const SPOOL_FILE = `"$d/$$-$n${SPOOL_SUFFIX}"`;
 /** The home of a node recorder command (hookSettings.recorderCommand), as the shell word it is there. */

@@ -11,7 +11,7 @@ import type { ContextForecast } from '../../shared/context';
 /** Lines waiting for the agent, one file per session, named by the session's id. */
 export const AGENT_HINTS_DIR = 'agent-hints';
 /** Prompts between two lines handed to the agent, at least. */
-export const AGENT_HINT_EVERY_PROMPTS = 3;
+const AGENT_HINT_EVERY_PROMPTS = 3;
 /** A line, not a text: it must not crowd the prompt it comes with. */
 const MAX_HINT_CHARS = 400;
 /** Session ids as agents write them (UUIDs and the like): anything else never names a file. */

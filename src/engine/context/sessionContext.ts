@@ -12,7 +12,7 @@ import type { ObservationSource } from '../memory/types';
 export const SESSION_CONTEXT_BUDGET = 6000;
 export const TOOL_SECTION_BUDGET = 500;
 /** Observation lines are cut here, so one long line can't crowd out the rest. */
-export const LINE_MAX = 120;
+const LINE_MAX = 120;
 
 const TITLE = '[Context Deck - Session Context]';
 const TOOLS_HEADER = '## Available Tools';

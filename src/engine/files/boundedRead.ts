@@ -14,7 +14,7 @@ import { NO_FOLLOW_NO_WAIT } from '../storage/privateFiles';
 /** A repository's config files (JSON, TOML): real ones are a few KB. */
 export const CONFIG_MAX_BYTES = 1024 * 1024;
 /** The user's own config files: ~/.claude.json keeps every project's state and grows to megabytes. */
-export const USER_CONFIG_MAX_BYTES = 64 * 1024 * 1024;
+const USER_CONFIG_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The cap for a config file: a repository's (read `within` it) or the user's own. */
 export function configMaxBytes(within: string | undefined): number {

@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** Folders deeper than this below the walked one are not read (command namespaces nest 1-3 levels). */
-export const MAX_WALK_DEPTH = 8;
+const MAX_WALK_DEPTH = 8;
 /** Entries listed per walk, all its subfolders together; past it the rest is not read. */
-export const MAX_WALK_ENTRIES = 5000;
+const MAX_WALK_ENTRIES = 5000;
 
 export interface Listed {
   name: string;

@@ -118,7 +118,7 @@ export function readChunk(
  * "just now" on top of every list: it is taken as `appendedBy`. The file's time, not the time of reading, so
  * that a rebuild of a file no longer written to gives the same times.
  */
-export function parseChunk(
+function parseChunk(
   buffer: Buffer,
   baseOffset: number,
   ingestedAt: number,

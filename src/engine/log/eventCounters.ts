@@ -8,8 +8,8 @@ import type { Store } from '../storage/store';
 import { EVENT_WIDTH } from './chunkParse';
 
 // The same names fill the counters of older databases in schema.ts's migration.
-export const AGENT_PREFIX = 'events.agent:';
-export const LAST_RECEIVED_AT = 'events.last_received_at';
+const AGENT_PREFIX = 'events.agent:';
+const LAST_RECEIVED_AT = 'events.last_received_at';
 const COUNT = 'events.count';
 const LAST_ID = 'events.last_id';
 

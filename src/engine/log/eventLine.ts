@@ -7,7 +7,7 @@ export const RECORDER_KEY = '_cd';
 /** Longer lines are rejected: the recorder caps oversized fields far below this. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** No hook payload nests this deep; deeper input would only endanger recursive consumers. */
-export const MAX_NESTING = 256;
+const MAX_NESTING = 256;
 
 export type EventPayload = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  */
 
 export const TOKEN_BUDGET = 2000;
-export const ENVELOPE_TOKENS = 100;
+const ENVELOPE_TOKENS = 100;
 /** Characters per estimated token. */
 const CHARS_PER_TOKEN = 4;
 /** A line cut to fit keeps at least this much, or is left out. */

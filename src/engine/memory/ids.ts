@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../storage/store';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-export const ID_LENGTH = 16;
-export const SHORT_ID_LENGTH = 8;
+const ID_LENGTH = 16;
+const SHORT_ID_LENGTH = 8;
 const ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{16}$/;
 
 export function isObservationId(value: unknown): value is string {

@@ -1,12 +1,11 @@
 /** The memory: observations derived from the event log, searched, walked through and edited by events. */
-export { ENVELOPE_TOKENS, TOKEN_BUDGET, type BudgetedText, estimateTokens, fitToBudget } from './budget';
+export { TOKEN_BUDGET, type BudgetedText, estimateTokens, fitToBudget } from './budget';
 export { formatObservations, formatSearch, formatTimeline } from './format';
-export { type IdResolution, SHORT_ID_LENGTH, resolveId, shortId } from './ids';
+export { type IdResolution, resolveId, shortId } from './ids';
 export { type MemoryTarget, type SaveInput, saveToMemory, setForgotten } from './memoryEvents';
 export { MAX_SAVED_TEXT } from './eventMemory';
 export { MemoryQueryError, type ObservationFilters, parseTime } from './query';
 export {
-  DEFAULT_SEARCH_LIMIT,
   MAX_SEARCH_LIMIT,
   RANKED_CANDIDATES,
   type SearchHit,
@@ -14,11 +13,10 @@ export {
   type SearchResult,
   searchObservations,
 } from './search';
-export { memoryCounts, observationState } from './stats';
+export { memoryCounts } from './stats';
 export {
   type GetResult,
   MAX_GET_IDS,
-  TIMELINE_ENTRY_CHARS,
   TIMELINE_LIMITS,
   type TimelineEntry,
   type TimelineOptions,

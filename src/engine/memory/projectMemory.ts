@@ -1,9 +1,15 @@
-/** One project's memory as its readers (the VS Code host) see it, over whatever database the project has open. */
+/** One project's memory as its readers (the VS Code host, the CLI, the MCP server) see it, over whatever database the project has open. */
 import type { Store } from '../storage/store';
-import { type IdResolution, resolveId } from './ids';
+import { type IdResolution, type ResolveOptions, resolveId } from './ids';
 import { type SearchOptions, type SearchResult, searchObservations } from './search';
 import { memoryCounts, observationState } from './stats';
-import { type TimelineOptions, type TimelineResult, getObservations, timeline } from './timeline';
+import {
+  type GetResult,
+  type TimelineOptions,
+  type TimelineResult,
+  getObservations,
+  timeline,
+} from './timeline';
 import type { Observation, ObservationType } from './types';
 
 export class ProjectMemory {
@@ -22,9 +28,14 @@ export class ProjectMemory {
     return timeline(this.store(), options);
   }
 
-  /** The observation a full id or a unique prefix names, if it is in memory (not forgotten). */
-  resolveId(prefix: string): IdResolution {
-    return resolveId(this.store(), prefix);
+  /** The observation a full id or a unique prefix names, if it is in memory (or forgotten, when asked). */
+  resolveId(prefix: string, options: ResolveOptions = {}): IdResolution {
+    return resolveId(this.store(), prefix, options);
+  }
+
+  /** The observations of ids or unique prefixes, and why each missing one is missing. */
+  get(ids: readonly string[]): GetResult {
+    return getObservations(this.store(), ids);
   }
 
   /** The observation of a full id, unless it is forgotten or not recorded. */
@@ -32,8 +43,8 @@ export class ProjectMemory {
     return getObservations(this.store(), [id]).observations[0];
   }
 
-  /** An observation's text, forgotten or not. */
-  text(id: string): string | undefined {
-    return observationState(this.store(), id)?.text;
+  /** An observation's text and whether it is forgotten. */
+  state(id: string): { text: string; forgotten: boolean } | undefined {
+    return observationState(this.store(), id);
   }
 }

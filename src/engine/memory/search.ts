@@ -35,7 +35,7 @@ export interface SearchResult {
   noWords: boolean;
 }
 
-export const DEFAULT_SEARCH_LIMIT = 20;
+const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 const SNIPPET_TOKENS = 24;
 /**
@@ -202,10 +202,7 @@ function matcher(parsed: ParsedQuery): (word: string) => boolean {
 }
 
 /** The stretch of `text` with the most matching words, cut at word boundaries. */
-export function snippetOf(
-  text: string,
-  parsed: ParsedQuery,
-): { snippet: string; matches: Array<[number, number]> } {
+function snippetOf(text: string, parsed: ParsedQuery): { snippet: string; matches: Array<[number, number]> } {
   const isMatch = matcher(parsed);
   const tokens: Array<{ start: number; end: number; hit: boolean }> = [];
   for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {

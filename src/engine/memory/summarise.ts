@@ -38,9 +38,6 @@ export interface DraftTemplate extends ObservationDraft {
   check?: { label: string; bad: boolean; rest: string };
 }
 
-/** Longest derived observation; explicit saves may be longer (see MAX_SAVED_TEXT). */
-export const MAX_DERIVED_TEXT = 500;
-
 /**
  * Keyword rules, first match wins: decisions and fixes are told apart from plain problems, a found
  * workaround from a failure, and so on. Used for prompts, subagent results and untyped saves.
@@ -309,7 +306,7 @@ function isNavigation(segment: string): boolean {
   return READ_ONLY.has(first);
 }
 
-export function commandKind(command: string): CommandKind | undefined {
+function commandKind(command: string): CommandKind | undefined {
   const parts = segments(command);
   if (parts.length === 0 || parts.every(isNavigation)) return undefined;
   if (TEST_COMMAND.test(command)) return 'test';

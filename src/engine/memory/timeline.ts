@@ -10,7 +10,7 @@ export const TIMELINE_LIMITS = {
   before: { min: 1, max: 20, default: 5 },
   after: { min: 0, max: 20, default: 5 },
 };
-export const TIMELINE_ENTRY_CHARS = 200;
+const TIMELINE_ENTRY_CHARS = 200;
 export const MAX_GET_IDS = 10;
 
 export interface TimelineOptions {

@@ -76,12 +76,12 @@ export interface OpenProjectOptions {
 
 export const SNAPSHOT_FILE = 'db.sqlite';
 /** The shortest detail window: the session-start context reads a week back. */
-export const MIN_DETAIL_DAYS = 7;
+const MIN_DETAIL_DAYS = 7;
 export const LOCK_FILE = 'writer.lock';
 /** A due save waits until the user has not typed for this long... */
 export const TYPING_PAUSE_MS = 1000;
 /** ...unless the change has waited this long (the event log keeps it meanwhile: nothing is lost). */
-export const TYPING_SAVE_MAX_DELAY_MS = 60_000;
+const TYPING_SAVE_MAX_DELAY_MS = 60_000;
 
 /** One project's database: the single writer ingests the event log; readers follow its snapshots. */
 export class ProjectEngine {
@@ -483,11 +483,6 @@ export class ProjectEngine {
     void this.save().catch(() => undefined);
   }
 
-  /** Write the snapshot now if anything changed: only its changed pages, through a journal (storage/pageSave.ts). */
-  async save(): Promise<void> {
-    await this.saveImage();
-  }
-
   /**
    * Take the database the catch-up process saved under this writer's lock (catchUp.ts) in place of this one.
    * Nothing here changed meanwhile: the host queues its database work behind a catch-up and saves are held.
@@ -504,11 +499,12 @@ export class ProjectEngine {
     this.emitChange();
   }
 
-  private async saveImage(): Promise<Uint8Array | undefined> {
+  /** Write the snapshot now if anything changed: only its changed pages, through a journal (storage/pageSave.ts). */
+  async save(): Promise<void> {
     clearTimeout(this.saveTimer);
-    if (this.role !== 'writer' || this.closed) return undefined;
+    if (this.role !== 'writer' || this.closed) return;
     while (this.saving) await this.saving;
-    if (!this.dirty) return undefined;
+    if (!this.dirty) return;
     this.dirty = false;
     this.firstUnsavedAt = undefined;
     const exportStarted = performance.now();
@@ -531,7 +527,6 @@ export class ProjectEngine {
       });
       this.loadedSnapshotStamp = this.snapshotStamp();
       this.emitChange();
-      return bytes;
     } catch (error) {
       this.dirty = true;
       throw error;

@@ -15,7 +15,7 @@ export interface AdviceState {
 
 const FILE = 'advice.json';
 
-export function adviceStatePath(home: string, projectId: string): string {
+function adviceStatePath(home: string, projectId: string): string {
   return path.join(projectStateDir(home, projectId), FILE);
 }
 

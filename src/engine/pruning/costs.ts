@@ -13,7 +13,7 @@ import type { ContextItem } from './advisor';
  * A tool result of 5% of the window or more is a recommendation of its own (10k tokens of 200k, 50k of 1M):
  * half of one of the seed's 10-point phases, worth naming to the compaction that can drop it.
  */
-export const LARGE_RESULT_SHARE = 0.05;
+const LARGE_RESULT_SHARE = 0.05;
 
 interface Part {
   label: string;

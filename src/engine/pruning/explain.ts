@@ -13,7 +13,7 @@ export interface ItemWords {
  * How long ago, in numbers that agree with the recency tiers: minutes are rounded up, so "5 min ago" is
  * within 5 min and "2 h 1 min ago" is over 2 h.
  */
-export function ageText(ms: number): string {
+function ageText(ms: number): string {
   if (ms < 60_000) return 'just now';
   const minutes = Math.ceil(ms / 60_000);
   if (minutes < 60) return `${minutes} min ago`;

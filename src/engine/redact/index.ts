@@ -11,12 +11,4 @@
 export { secretKeyKind } from './names';
 export { REDACTION_RULES } from './rules';
 export { type TextRedaction, cutMarker, redactAndCut, redactText, sliceSafe, unescapeJson } from './text';
-export {
-  type CutNote,
-  type RedactValueOptions,
-  type ValueRedaction,
-  joinPath,
-  jsonText,
-  redactValue,
-} from './value';
-export { marker } from './values';
+export { type CutNote, type RedactValueOptions, type ValueRedaction, joinPath, redactValue } from './value';

@@ -46,9 +46,9 @@ export function replaceQuoted(match: string, prefix: string, value: string, kind
  * Before a token: not inside a longer word, though right after an escape (`\n` in JSON text) is fine. One
  * lookbehind, not an alternation of two: V8 then still finds the literal prefix by fast search.
  */
-export const TOKEN_START = String.raw`(?<!(?<!\\)[A-Za-z0-9_-])`;
+const TOKEN_START = String.raw`(?<!(?<!\\)[A-Za-z0-9_-])`;
 /** After a token: no more token characters. */
-export const TOKEN_END = String.raw`(?![A-Za-z0-9_-])`;
+const TOKEN_END = String.raw`(?![A-Za-z0-9_-])`;
 
 /**
  * A token recognised by its prefix (`hf_`, `dop_v1_`, `SG.`...). `body` is the regex source of the whole

@@ -105,7 +105,7 @@ class Raw {
 }
 
 /** JSON.stringify without recursion, so that any nesting depth is safe (parsed JSON has no toJSON). */
-export function jsonText(value: unknown): string {
+function jsonText(value: unknown): string {
   const out: string[] = [];
   const stack: unknown[] = [value];
   while (stack.length > 0) {

@@ -21,7 +21,7 @@ export interface DiscoveryResult {
 }
 
 /** Calls whose outcomes give the success rate (Laminark: the last 50). */
-export const SUCCESS_WINDOW = 50;
+const SUCCESS_WINDOW = 50;
 const DEMOTE_WINDOW = 5;
 /** Longest error message kept as a demotion reason. */
 const MAX_REASON = 200;

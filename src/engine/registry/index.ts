@@ -3,18 +3,9 @@ export { type ScanApplied, applyScan } from './applyScan';
 export { type ScanOptions, scanConfigs } from './configScan';
 export { scanConfigsOffThread } from './scanOffThread';
 export { displayPath } from './configPaths';
-export { type DiscoveryResult, SUCCESS_WINDOW, discoverFromUse } from './discovery';
+export { type DiscoveryResult, discoverFromUse } from './discovery';
 export { readFrontMatter } from './frontMatter';
-export {
-  RECENT_CALLS,
-  type RankOptions,
-  type RankedTool,
-  STATUS_FACTOR,
-  UNSEEN_DAYS,
-  UNSEEN_FACTOR,
-  rankTools,
-  rankToolsInSteps,
-} from './ranking';
+export { type RankOptions, type RankedTool, rankTools, rankToolsInSteps } from './ranking';
 export {
   type ServerToggleOptions,
   type ServerTogglePlan,

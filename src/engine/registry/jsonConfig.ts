@@ -100,7 +100,7 @@ export type JsonRead = { config: JsonConfig } | { missing: true } | { problem: s
  * Where `text` (JSON with comments) nests deeper than `limit` arrays and objects, or -1: a linear scan
  * that skips strings and comments.
  */
-export function nestingBeyond(text: string, limit: number): number {
+function nestingBeyond(text: string, limit: number): number {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];

@@ -22,12 +22,12 @@ import type {
   ToolType,
 } from '../../shared/tools';
 
-export const RECENT_CALLS = 200;
+const RECENT_CALLS = 200;
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
-export const UNSEEN_DAYS = 30;
-export const STATUS_FACTOR = 0.25;
-export const UNSEEN_FACTOR = 0.5;
+const UNSEEN_DAYS = 30;
+const STATUS_FACTOR = 0.25;
+const UNSEEN_FACTOR = 0.5;
 const FREQUENCY_WEIGHT = 0.7;
 const RECENCY_WEIGHT = 0.3;
 /** ln 2: the recency part halves every 7 days. */

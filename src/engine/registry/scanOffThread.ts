@@ -12,7 +12,7 @@ import { configLocations } from './configPaths';
 import type { ConfigScan } from './toolTypes';
 
 /** Far beyond a real scan (milliseconds); only a file system that stops answering gets here. */
-export const SCAN_TIMEOUT_MS = 20_000;
+const SCAN_TIMEOUT_MS = 20_000;
 
 /** What an abandoned scan stands for: no scope read, so no tool can be found removed. */
 function abandoned(options: ScanOptions, message: string): ConfigScan {

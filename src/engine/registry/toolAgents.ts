@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { AgentId } from '../agents/types';
 
 /** The agent that reads a config file; undefined for files of editors we don't record (Cursor). */
-export function declaringAgent(source: string): AgentId | undefined {
+function declaringAgent(source: string): AgentId | undefined {
   const normalised = source.split(path.sep).join('/');
   const name = path.basename(normalised);
   if (normalised.endsWith('/.cursor/mcp.json')) return undefined;

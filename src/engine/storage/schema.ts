@@ -243,7 +243,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export class SchemaTooNewError extends Error {
+class SchemaTooNewError extends Error {
   constructor(found: number) {
     super(
       `database schema version ${found} is newer than this version of Context Deck knows (${MIGRATIONS.length})`,

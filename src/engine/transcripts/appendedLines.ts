@@ -12,7 +12,7 @@ const FINGERPRINT_BYTES = 4096;
  * Longer lines are skipped as malformed. Claude Code writes whole tool results and pasted images on one
  * line, so lines of several megabytes are normal; this only bounds memory against a corrupt file.
  */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export type LineChunk =
   /** `lines`: complete lines (newline-terminated) decoded as UTF-8; `length`: their size in bytes. */

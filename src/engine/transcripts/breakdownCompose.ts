@@ -9,7 +9,7 @@ import { clip } from './breakdownLabels';
 import type { ContextCommandFigures } from './contextCommandOutput';
 import { largestRemainder } from './tokenShares';
 
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 export const estimate = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);
 
 /**

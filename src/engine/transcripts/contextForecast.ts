@@ -10,7 +10,7 @@ import type { BreakdownItem } from './breakdownTypes';
  * Steps whose growth sets the rate: enough to smooth out large reads, few enough to follow a change of pace
  * (in the benchmark's backtest, 20 erred less than 10 and as little as 30).
  */
-export const RATE_STEPS = 20;
+const RATE_STEPS = 20;
 /** Growth steps needed before there is a forecast: with fewer, one read decides the rate. */
 export const MIN_GROWTH_STEPS = 3;
 /**
@@ -19,7 +19,7 @@ export const MIN_GROWTH_STEPS = 3;
  */
 export const RANGE_SPREAD = 1.1;
 /** The recent steps whose items are named as what will tip it. */
-export const TIPPING_STEPS = 6;
+const TIPPING_STEPS = 6;
 /** A range's high end is open past this many times the estimate (a pace too uneven to bound). */
 const MAX_HIGH_FACTOR = 10;
 const MAX_TIPPING = 3;

@@ -11,8 +11,8 @@ import { ContextItemsTracker } from './contextItems';
 import { forecastContext } from './contextForecast';
 import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
 
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
-export const LARGE_CONTEXT_WINDOW = 1_000_000;
+const DEFAULT_CONTEXT_WINDOW = 200_000;
+const LARGE_CONTEXT_WINDOW = 1_000_000;
 /** Trend points kept: one per API response, the most recent ones. */
 const DEFAULT_TREND_POINTS = 200;
 const READ_CHUNK_BYTES = 4 * 1024 * 1024;

@@ -21,7 +21,7 @@ import { type RowCounts, type TranscriptFileContext, TranscriptRowWriter } from 
 import { yieldToHost } from '../yieldToHost';
 
 /** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */
-export const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
+const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
 /** How far into a file its recorded cwd is looked for before the file is taken as nobody's. */
 const CWD_SEARCH_BYTES = 4 * 1024 * 1024;
 /**
@@ -29,9 +29,9 @@ const CWD_SEARCH_BYTES = 4 * 1024 * 1024;
  * tool runs longer (Bash stops a command after at most 10 minutes) and a session resumed later is opened
  * again by the import that reads its new lines.
  */
-export const IDLE_SESSION_MS = 30 * 60_000;
+const IDLE_SESSION_MS = 30 * 60_000;
 /** `end_reason` of a session taken to have ended at its last line (hooks record Claude Code's own reasons). */
-export const IDLE_END_REASON = 'idle';
+const IDLE_END_REASON = 'idle';
 
 export interface TranscriptImportOptions {
   /**

@@ -1,14 +1,6 @@
 /** Claude Code transcripts: history import into a project's database, and the live context gauge. */
-export {
-  type ContextGaugeOptions,
-  type GaugeReading,
-  type TrendPoint,
-  ContextGauge,
-  DEFAULT_CONTEXT_WINDOW,
-  LARGE_CONTEXT_WINDOW,
-  contextWindow,
-} from './contextGauge';
-export { currentSegment, estimateSteps, forecastContext } from './contextForecast';
+export { type ContextGaugeOptions, type GaugeReading, type TrendPoint, ContextGauge } from './contextGauge';
+export { estimateSteps } from './contextForecast';
 export type { BreakdownItem, BreakdownItemRef, ContextBreakdown } from './breakdownTypes';
 // What the host and the dashboard show of the context is declared in src/shared.
 export type {
@@ -28,4 +20,4 @@ export {
   type TranscriptImportResult,
   importTranscripts,
 } from './importTranscripts';
-export { claudeConfigDirs, encodeProjectDir, findActiveTranscript } from './transcriptFiles';
+export { encodeProjectDir, findActiveTranscript } from './transcriptFiles';

@@ -258,7 +258,7 @@ function targetOf(input: Json): string | undefined {
  * What an image or document block weighs, in characters at 4 a token: the API bills an image by its size
  * (about 1,600 tokens for one at the largest size it keeps), not by the length of its base64 data.
  */
-export const IMAGE_CHARS = 6_400;
+const IMAGE_CHARS = 6_400;
 
 /** Characters one content block puts in the context (a tool_reference loads a schema: counted apart). */
 function blockChars(item: unknown): number {

@@ -126,7 +126,7 @@ export class MemoryCommands {
       void vscode.window.showWarningMessage(`Context Deck: ${resolved.error}`);
       return false;
     }
-    const text = live.engine.memory.text(resolved.id) ?? '';
+    const text = live.engine.memory.state(resolved.id)?.text ?? '';
     const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
     const observationId = () => resolved.id;
     await this.apply(live, () => setForgotten(target, [resolved.id], true, 'vscode'), observationId, false);

@@ -11,7 +11,7 @@ import type { Projects } from '../project/projects';
 /** Full state is resent at most this often while engines change (a long catch-up changes them per chunk). */
 const STATE_THROTTLE_MS = 250;
 /** How many rejected lines the dashboard lists. */
-export const REJECTS_SHOWN = 200;
+const REJECTS_SHOWN = 200;
 
 /**
  * The sidebar dashboard. It sends nothing until the webview says `ready` (the page may be reloaded whenever

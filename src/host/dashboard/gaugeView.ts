@@ -33,7 +33,7 @@ function breakdownView(breakdown: ContextBreakdown): BreakdownView {
 }
 
 /** Whether a click on the item can open something (contextItemOpener.ts). */
-export function canOpen(item: BreakdownItem): boolean {
+function canOpen(item: BreakdownItem): boolean {
   return Boolean(item.ref.file || item.ref.server || item.ref.toolUseId);
 }
 

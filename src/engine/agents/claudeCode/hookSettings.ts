@@ -31,11 +31,11 @@ export type RecordedHookEvent = (typeof RECORDED_HOOK_EVENTS)[number];
 /** Only tool events take a tool-name matcher; for the others Claude Code ignores or omits it. */
 const TOOL_EVENTS = new Set<string>(['PostToolUse', 'PostToolUseFailure']);
 /** SessionStart blocks the agent while it prints the session context: keep its timeout short. */
-export const SESSION_START_TIMEOUT_SECONDS = 5;
-export const ASYNC_HOOK_TIMEOUT_SECONDS = 30;
+const SESSION_START_TIMEOUT_SECONDS = 5;
+const ASYNC_HOOK_TIMEOUT_SECONDS = 30;
 
 /** Claude Code's user folder: `CLAUDE_CONFIG_DIR` when set, else `~/.claude`. */
-export function claudeUserDir(userHome = os.homedir(), env: NodeJS.ProcessEnv = process.env): string {
+function claudeUserDir(userHome = os.homedir(), env: NodeJS.ProcessEnv = process.env): string {
   const configured = env.CLAUDE_CONFIG_DIR?.trim();
   return configured ? path.resolve(configured) : path.join(userHome, '.claude');
 }

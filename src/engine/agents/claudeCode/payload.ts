@@ -37,7 +37,7 @@ function errorText(value: unknown): string | undefined {
 }
 
 /** The arguments of a Claude Code tool call, by the names its built-in tools use. */
-export function claudeToolInput(name: string, input: Json): ToolInput {
+function claudeToolInput(name: string, input: Json): ToolInput {
   const result: ToolInput = {};
   const file = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path);
   if (file !== undefined) result.path = file;
@@ -69,7 +69,7 @@ function outputText(response: unknown): string | undefined {
 }
 
 /** How a finished call went, from `tool_response` (or `error` of a failure). */
-export function claudeToolOutcome(
+function claudeToolOutcome(
   response: unknown,
   failure: { failed: boolean; error?: unknown; interrupted?: boolean; durationMs?: unknown },
 ): ToolOutcome {

@@ -17,7 +17,7 @@ import { spoolCommandFor } from '../spoolCommand';
 
 export type CodexHookScope = 'project' | 'user';
 
-export const CODEX_HOOK_SCOPES: readonly CodexHookScope[] = ['project', 'user'];
+const CODEX_HOOK_SCOPES: readonly CodexHookScope[] = ['project', 'user'];
 
 /**
  * The events we record, all of which Codex has (developers.openai.com/codex/hooks). Codex has no
@@ -35,8 +35,8 @@ export const CODEX_RECORDED_EVENTS = [
 export type CodexRecordedEvent = (typeof CODEX_RECORDED_EVENTS)[number];
 
 /** SessionStart holds the session up while it prints the session context: keep it short. */
-export const CODEX_SESSION_START_TIMEOUT_SECONDS = 5;
-export const CODEX_HOOK_TIMEOUT_SECONDS = 30;
+const CODEX_SESSION_START_TIMEOUT_SECONDS = 5;
+const CODEX_HOOK_TIMEOUT_SECONDS = 30;
 
 interface HookEntry {
   type: 'command';

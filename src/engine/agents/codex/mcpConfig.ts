@@ -78,7 +78,7 @@ function readKey(text: string): { keys: string[]; end: number } | undefined {
  * first table under it, else its key in an `[mcp_servers]` table or a dotted key at the root. One pass
  * for all servers (a pass per server made 16,000 servers take 85 s).
  */
-export function serverLines(text: string): Map<string, number> {
+function serverLines(text: string): Map<string, number> {
   const headers = new Map<string, number>();
   const fallbacks = new Map<string, number>();
   const lines = text.split(/\r?\n/);

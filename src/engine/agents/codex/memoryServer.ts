@@ -46,7 +46,7 @@ function tomlKey(key: string): string {
 }
 
 /** Our table, one line per key, as Codex's docs write a server. */
-export function codexServerTable(launch: ServerLaunch): string[] {
+function codexServerTable(launch: ServerLaunch): string[] {
   const lines = [
     `[${KEY}]`,
     `command = ${tomlString(launch.command)}`,

@@ -34,7 +34,7 @@ const ROLLOUT_PATH = /(?:^|[\\/])rollout-[^\\/]*\.jsonl$/;
 const CLAUDE_PATH = /[\\/]\.claude[\\/]/;
 
 /** 2 when the payload is certainly Codex's, 1 when only its model says so, 0 otherwise. */
-export function recogniseCodexPayload(payload: EventPayload): number {
+function recogniseCodexPayload(payload: EventPayload): number {
   const name = payload.hook_event_name;
   if (typeof name !== 'string') return 0;
   if (recorderFields(payload).agent === 'codex') return 2;
@@ -64,7 +64,7 @@ function toolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined 
 }
 
 /** The payload as a neutral event; undefined for a payload that names no hook event. Never throws. */
-export function normaliseCodexPayload(payload: EventPayload): AgentEvent | undefined {
+function normaliseCodexPayload(payload: EventPayload): AgentEvent | undefined {
   return readEnvelope(payload, { agent: 'codex', kinds: EVENT_KINDS, toolCall });
 }
 

@@ -38,7 +38,7 @@ function rolloutFilesUnder(dir: string, depth: number, found: string[]): void {
 }
 
 /** The first line of a file, read in chunks; undefined when it cannot be read. */
-export function readFirstLine(file: string): string | undefined {
+function readFirstLine(file: string): string | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -86,7 +86,7 @@ function rolloutFolder(file: string): string | undefined {
 }
 
 /** Rollouts whose session ran in `projectRoot` or a folder inside it, oldest first. */
-export function findRollouts(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
+function findRollouts(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
   const home = codexHome(env);
   const found: string[] = [];
   rolloutFilesUnder(path.join(home, 'sessions'), 0, found);
@@ -101,7 +101,7 @@ export function findRollouts(projectRoot: string, env: NodeJS.ProcessEnv): strin
 
 const SESSION_ID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
 
-export function readRolloutFile(file: string): { items: SessionItem[]; skipped: number } {
+function readRolloutFile(file: string): { items: SessionItem[]; skipped: number } {
   let content: string;
   try {
     content = readSessionBytes(file).toString('utf8');

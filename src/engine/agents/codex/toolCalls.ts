@@ -31,7 +31,7 @@ function quote(arg: string): string {
 }
 
 /** An argv as one shell command line, quoted the way Codex's hooks show a local shell call (shlex). */
-export function shellJoin(argv: readonly unknown[]): string {
+function shellJoin(argv: readonly unknown[]): string {
   return argv
     .filter((arg): arg is string => typeof arg === 'string')
     .map(quote)
@@ -50,7 +50,7 @@ function patchText(args: Json | string): string | undefined {
 }
 
 /** The tool's arguments in neutral form, and its kind (an `apply_patch` that adds a file is a write). */
-export function codexToolInput(name: string, args: Json | string): { kind: ToolKind; input: ToolInput } {
+function codexToolInput(name: string, args: Json | string): { kind: ToolKind; input: ToolInput } {
   let kind = codexToolKind(name);
   const input: ToolInput = {};
   const fields = typeof args === 'string' ? {} : args;

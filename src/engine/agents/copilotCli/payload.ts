@@ -51,7 +51,7 @@ function text(value: unknown): string | undefined {
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
-export function copilotCliToolKind(name: string): ToolKind {
+function copilotCliToolKind(name: string): ToolKind {
   return Object.hasOwn(TOOL_KINDS, name) ? TOOL_KINDS[name] : 'other';
 }
 
@@ -88,7 +88,7 @@ function isCamel(payload: EventPayload): boolean {
  * PostToolUseFailure, `stop_reason`, one of its own tool names, no `transcript_path` where VS Code always
  * sends one, or the camelCase form with a numeric timestamp and no event name.
  */
-export function recogniseCopilotCliPayload(payload: EventPayload): number {
+function recogniseCopilotCliPayload(payload: EventPayload): number {
   if (isCamel(payload)) return camelEventName(payload) !== undefined ? 2 : 0;
   const name = payload.hook_event_name;
   const timestamp = payload.timestamp;
@@ -158,7 +158,7 @@ function toolCall(payload: EventPayload, kind: EventKind): ToolCall | undefined 
   return call;
 }
 
-export function normaliseCopilotCliPayload(payload: EventPayload): AgentEvent | undefined {
+function normaliseCopilotCliPayload(payload: EventPayload): AgentEvent | undefined {
   const camel = isCamel(payload);
   const event = readEnvelope(payload, {
     agent: 'copilot-cli',

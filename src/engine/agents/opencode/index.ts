@@ -16,10 +16,8 @@ export const opencodeAdapter: AgentAdapter = {
   memoryServer: opencodeMemoryServer,
 };
 
-export { OPENCODE_EVENT_KEY, OPENCODE_EVENTS, opencodePayloads } from './payload';
 export {
   PLUGIN_FILE_NAME,
-  PLUGIN_MARKER,
   type PluginRecorder,
   isContextDeckPlugin,
   pluginSource,
@@ -27,31 +25,10 @@ export {
 } from './plugin';
 export {
   ForeignPluginError,
-  OPENCODE_SCOPES,
   type OpencodeScope,
   opencodeConfigDir,
-  opencodeHooks,
   opencodePluginPath,
 } from './pluginInstaller';
-export {
-  type ReadOptions,
-  type StoreRead,
-  contextTokens,
-  findSessionFiles,
-  opencodeDataDir,
-  opencodeSessions,
-  readJsonSession,
-  readOpencodeStore,
-} from './sessionStore';
-export { opencodeTools } from './mcpConfig';
-export {
-  BUILTIN_TOOL_KINDS,
-  mcpServerOf,
-  mcpToolName,
-  opencodeAgentType,
-  patchFiles,
-  toolCall,
-  toolInput,
-  toolOutcome,
-} from './toolKinds';
-export { type WalReplay, applyWal, readWalSnapshot, walChecksum } from './walRead';
+export { type ReadOptions, type StoreRead, findSessionFiles, readOpencodeStore } from './sessionStore';
+export { mcpServerOf, mcpToolName, opencodeAgentType, toolCall } from './toolKinds';
+export { type WalReplay, applyWal, readWalSnapshot } from './walRead';

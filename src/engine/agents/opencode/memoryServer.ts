@@ -16,7 +16,7 @@ export interface OpencodeServerEntry {
   enabled: true;
 }
 
-export function opencodeServerEntry(launch: ServerLaunch): OpencodeServerEntry {
+function opencodeServerEntry(launch: ServerLaunch): OpencodeServerEntry {
   return {
     type: 'local',
     command: [launch.command, ...launch.args],

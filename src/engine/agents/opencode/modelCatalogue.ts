@@ -13,7 +13,7 @@ const MAX_CATALOGUE_BYTES = 64 * 1024 * 1024;
 
 export type WindowOf = (providerId: string | undefined, modelId: string | undefined) => number | undefined;
 
-export function opencodeModelsPath(env: NodeJS.ProcessEnv = process.env): string {
+function opencodeModelsPath(env: NodeJS.ProcessEnv = process.env): string {
   const configured = env.OPENCODE_MODELS_PATH?.trim();
   if (configured) return path.resolve(configured);
   const xdg = env.XDG_CACHE_HOME?.trim();

@@ -11,7 +11,7 @@ import type { AgentEvent, EventKind } from '../types';
 import { opencodeAgentType, toolCall } from './toolKinds';
 
 /** The key only our plugin's payloads carry: opencode's own event (or hook) name. */
-export const OPENCODE_EVENT_KEY = 'opencode_event';
+const OPENCODE_EVENT_KEY = 'opencode_event';
 
 /** What each recorded opencode event is called in `hook_event_name`, and what it means. */
 export const OPENCODE_EVENTS = {

@@ -24,7 +24,7 @@
 export const PLUGIN_FILE_NAME = 'context-deck.js';
 
 /** Present in every plugin we generate: a file without it is someone else's and is never touched. */
-export const PLUGIN_MARKER = 'context-deck-opencode-plugin';
+const PLUGIN_MARKER = 'context-deck-opencode-plugin';
 
 /** Where the plugin finds the recorder; undefined: `$CONTEXT_DECK_HOME` or `~/.context-deck`, at run time. */
 export interface PluginRecorder {

@@ -11,7 +11,7 @@ import { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource, recorderFromComman
 
 export type OpencodeScope = 'project' | 'user';
 
-export const OPENCODE_SCOPES: readonly OpencodeScope[] = ['project', 'user'];
+const OPENCODE_SCOPES: readonly OpencodeScope[] = ['project', 'user'];
 
 /** opencode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (xdg-basedir). */
 export function opencodeConfigDir(userHome: string, env: NodeJS.ProcessEnv = process.env): string {

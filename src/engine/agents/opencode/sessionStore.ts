@@ -82,7 +82,7 @@ function homeOf(env: NodeJS.ProcessEnv): string {
 }
 
 /** opencode's data folder: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode` (xdg-basedir, all platforms). */
-export function opencodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
+function opencodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_DATA_HOME?.trim();
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(homeOf(env), '.local', 'share'), 'opencode');
 }
@@ -179,7 +179,7 @@ function agentOf(info: Json): string | undefined {
  * message with output, input + output + reasoning + cache read + cache write
  * (packages/opencode/src/cli/cmd/tui/routes/session/header.tsx).
  */
-export function contextTokens(tokens: unknown): number | undefined {
+function contextTokens(tokens: unknown): number | undefined {
   if (!isObject(tokens)) return undefined;
   const cache = isObject(tokens.cache) ? tokens.cache : {};
   const output = num(tokens.output) ?? 0;
@@ -194,7 +194,7 @@ export function contextTokens(tokens: unknown): number | undefined {
 }
 
 /** One session's items in order: the session, then per message its prompt or tool calls, usage, compactions. */
-export function sessionItems(
+function sessionItems(
   session: SessionRow,
   messages: MessageRow[],
   partsOf: (messageId: string) => PartRow[],
@@ -375,7 +375,7 @@ function jsonFiles(dir: string): string[] {
 }
 
 /** A pre-1.2 session file with its messages and parts from the sibling `message/` and `part/` folders. */
-export function readJsonSession(file: string): StoreRead {
+function readJsonSession(file: string): StoreRead {
   const info = parseJson(readText(file));
   const id = info && str(info.id);
   if (!info || !id) return { items: [], skipped: 1 };

@@ -9,7 +9,7 @@ import type { ToolCall, ToolInput, ToolKind, ToolOutcome } from '../types';
 type Json = Record<string, unknown>;
 
 /** Built-in tool ids and what they do. `list` is opencode's directory listing; `codesearch` searches code on the web. */
-export const BUILTIN_TOOL_KINDS: Readonly<Record<string, ToolKind>> = {
+const BUILTIN_TOOL_KINDS: Readonly<Record<string, ToolKind>> = {
   bash: 'shell',
   edit: 'edit',
   multiedit: 'edit',
@@ -45,7 +45,7 @@ function str(value: unknown): string | undefined {
 }
 
 /** How opencode sanitises MCP server and tool names into a tool id. */
-export function sanitizeMcpName(name: string): string {
+function sanitizeMcpName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, '_');
 }
 
@@ -69,7 +69,7 @@ export function mcpServerOf(name: string, knownServers: readonly string[] = []):
 }
 
 /** The files an `apply_patch`/`patch` text touches (`*** Add File:`, `*** Update File:`, `*** Delete File:`). */
-export function patchFiles(patchText: string): string[] {
+function patchFiles(patchText: string): string[] {
   return [...patchText.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((match) =>
     match[1].trim(),
   );
@@ -84,7 +84,7 @@ function editsOf(input: Json): ToolInput['edits'] {
 }
 
 /** The arguments the memory and the context items use, from opencode's field names. */
-export function toolInput(name: string, args: unknown): ToolInput {
+function toolInput(name: string, args: unknown): ToolInput {
   const input = isObject(args) ? args : {};
   const path = str(input.filePath) ?? str(input.path);
   switch (name) {
@@ -120,7 +120,7 @@ export function toolInput(name: string, args: unknown): ToolInput {
 }
 
 /** A tool part's `state` (pending/running/completed/error) as a neutral outcome; undefined until it ends. */
-export function toolOutcome(name: string, state: unknown): ToolOutcome | undefined {
+function toolOutcome(name: string, state: unknown): ToolOutcome | undefined {
   if (!isObject(state)) return undefined;
   const time = isObject(state.time) ? state.time : {};
   const start = typeof time.start === 'number' ? time.start : undefined;
@@ -143,7 +143,7 @@ export function toolOutcome(name: string, state: unknown): ToolOutcome | undefin
   return outcome;
 }
 
-export function toolKind(name: string, knownServers?: readonly string[]): ToolKind {
+function toolKind(name: string, knownServers?: readonly string[]): ToolKind {
   return BUILTIN_TOOL_KINDS[name] ?? (mcpServerOf(name, knownServers) ? 'mcp' : 'other');
 }
 

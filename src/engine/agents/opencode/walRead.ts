@@ -14,8 +14,8 @@
  */
 import * as fs from 'node:fs';
 
-export const WAL_MAGIC_LE = 0x377f0682;
-export const WAL_MAGIC_BE = 0x377f0683;
+const WAL_MAGIC_LE = 0x377f0682;
+const WAL_MAGIC_BE = 0x377f0683;
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
 
@@ -41,7 +41,7 @@ function u32le(bytes: Uint8Array, offset: number): number {
 }
 
 /** SQLite's WAL checksum over `length` bytes (a multiple of 8), continuing from `[s0, s1]`. */
-export function walChecksum(
+function walChecksum(
   bytes: Uint8Array,
   offset: number,
   length: number,

@@ -16,9 +16,9 @@ import { spoolCommandFor } from '../spoolCommand';
 
 export type VscodeHookScope = 'project' | 'user';
 
-export const VSCODE_HOOK_SCOPES: readonly VscodeHookScope[] = ['project', 'user'];
+const VSCODE_HOOK_SCOPES: readonly VscodeHookScope[] = ['project', 'user'];
 
-export const VSCODE_HOOK_FILE = 'context-deck.json';
+const VSCODE_HOOK_FILE = 'context-deck.json';
 
 /**
  * The events we record: outcomes, not intentions, so PostToolUse and not PreToolUse. VS Code has no
@@ -39,8 +39,8 @@ export type VscodeRecordedEvent = (typeof VSCODE_RECORDED_EVENTS)[number];
  * VS Code runs every hook synchronously (it has no `async` hooks), so each one holds the agent until it ends
  * or times out: SessionStart, which prints the session context, gets the shortest leash.
  */
-export const VSCODE_SESSION_START_TIMEOUT_SECONDS = 5;
-export const VSCODE_HOOK_TIMEOUT_SECONDS = 30;
+const VSCODE_SESSION_START_TIMEOUT_SECONDS = 5;
+const VSCODE_HOOK_TIMEOUT_SECONDS = 30;
 
 export function vscodeHookPath(scope: VscodeHookScope, projectRoot: string, userHome: string): string {
   return scope === 'project'

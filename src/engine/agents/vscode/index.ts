@@ -19,11 +19,10 @@ export const vscodeAdapter: AgentAdapter = {
   memoryServer: vscodeMemoryServer,
 };
 
-export { vscodePayloads, recogniseVscodePayload, normaliseVscodePayload } from './payload';
-export { vscodeToolInput, vscodeToolOutcome } from './payload';
-export { vscodeToolKind, vscodeMcpPrefix, vscodeMcpToolName } from './toolKinds';
+export { recogniseVscodePayload, normaliseVscodePayload } from './payload';
+export { vscodeToolOutcome } from './payload';
+export { vscodeToolKind, vscodeMcpToolName } from './toolKinds';
 export {
-  VSCODE_HOOK_SCOPES,
   VSCODE_RECORDED_EVENTS,
   type VscodeHookScope,
   isVscodeRecorderCommand,
@@ -31,6 +30,5 @@ export {
   planVscodeDisconnect,
   vscodeHookPath,
   vscodeHookState,
-  vscodeHooks,
   windowsRecorderCommand,
 } from './hookFiles';

@@ -14,7 +14,7 @@ export interface VscodeServerEntry {
   env?: Record<string, string>;
 }
 
-export function vscodeServerEntry(launch: ServerLaunch): VscodeServerEntry {
+function vscodeServerEntry(launch: ServerLaunch): VscodeServerEntry {
   return {
     type: 'stdio',
     command: launch.command,

@@ -132,7 +132,7 @@ const MCP_MAX_LENGTH = 64;
  * lower case, runs of other characters than [a-z0-9_.-] as `_`, cut to 13 characters. A second server with
  * the same prefix gets `2_`, `3_`..., which only VS Code knows, so this is the first server's prefix.
  */
-export function vscodeMcpPrefix(server: string): string {
+function vscodeMcpPrefix(server: string): string {
   const safe = server
     .toLowerCase()
     .replace(/[^a-z0-9_.-]+/g, '_')

@@ -355,7 +355,7 @@ export function readVscodeTranscript(
   return { items: new TranscriptReader(lines, fallbackId).read(), skipped };
 }
 
-export function readVscodeTranscriptFile(file: string): { items: SessionItem[]; skipped: number } {
+function readVscodeTranscriptFile(file: string): { items: SessionItem[]; skipped: number } {
   let content: string;
   try {
     content = fs.readFileSync(file, 'utf8');
@@ -375,7 +375,7 @@ const USAGE_LOOKBACK_BYTES = 256 * 1024;
  * (they came with vscode PR #326983, closed unmerged), so most sessions give history but no gauge; a
  * transcript that has them feeds the gauge.
  */
-export function transcriptCarriesUsage(file: string): boolean {
+function transcriptCarriesUsage(file: string): boolean {
   // With both quotes: the type of a line, not the words inside an escaped message text.
   return sessionTailIncludes(file, '"assistant.usage"', USAGE_LOOKBACK_BYTES);
 }

@@ -67,8 +67,9 @@ test('a profile tells our busy time, and which of the host pauses were ours, fro
     (url) => url.replace(/^file:\/\//, '').startsWith(root),
     pauses,
   );
-  // 250 ms of ours; sampling and timer slack allow some error either way.
-  assert.ok(summary.oursMs > 200 && summary.oursMs < 320, `ours ${summary.oursMs} ms`);
+  // 250 ms of ours. The bounds are wide: on a loaded machine the process loses the CPU mid-spin, and what is
+  // checked is whose time it was, not how long it took.
+  assert.ok(summary.oursMs > 150 && summary.oursMs < 450, `ours ${summary.oursMs} ms`);
   // The host was busy with theirs too, and idle for the rest.
   assert.ok(summary.busyMs > summary.oursMs + 150, `busy ${summary.busyMs} ms, ours ${summary.oursMs} ms`);
   assert.ok(summary.busyMs < summary.ms - 150, `busy ${summary.busyMs} of ${summary.ms} ms`);
@@ -76,13 +77,13 @@ test('a profile tells our busy time, and which of the host pauses were ours, fro
   const described = JSON.stringify(summary.pauses);
   assert.equal(summary.pauses.length, 2, described);
   const [mixed, mine] = summary.pauses;
-  assert.ok(mixed.ms > 220 && mixed.ms < 300 && !isOurPause(mixed), described);
-  assert.ok(mixed.oursMs > 15 && mixed.oursMs < 60, described);
-  assert.ok(mine.ms > 115 && mine.ms < 150 && isOurPause(mine), described);
+  assert.ok(mixed.ms > 200 && mixed.ms < 450 && !isOurPause(mixed), described);
+  assert.ok(mixed.oursMs > 15 && mixed.oursMs < 100, described);
+  assert.ok(mine.ms > 100 && mine.ms < 250 && isOurPause(mine), described);
   assert.equal(mine.entry, 'spin');
-  assert.ok(mine.atMs >= 90 && mine.atMs < 400, described);
+  assert.ok(mine.atMs >= 90 && mine.atMs < 600, described);
   assert.match(
     describeCpuProfile(summary),
-    /paused over 50 ms 2 times, 1 of them mostly our code \(1\d\d ms at 0\.\d\d s in spin\); the longest of other code 2\d\d ms/,
+    /paused over 50 ms 2 times, 1 of them mostly our code \(\d+ ms at 0\.\d\d s in spin\); the longest of other code \d+ ms/,
   );
 });

@@ -6,6 +6,7 @@
 import { type EventPayload, stringField } from '../../log/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
+import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';
 import { type EventKind, type ToolCall, type ToolInput, type ToolOutcome } from '../types';
 import { claudeMcpServer, claudeToolKind } from './toolKinds';
 
@@ -20,16 +21,6 @@ const EVENT_KINDS: Readonly<Record<string, EventKind>> = {
   Stop: 'stop',
   SubagentStop: 'subagent-stop',
 };
-
-type Json = Record<string, unknown>;
-
-function record(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
 
 function errorText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;

@@ -10,6 +10,7 @@
 import { type EventPayload, stringField } from '../../log/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
+import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';
 import type { AgentEvent, EventKind, ToolCall, ToolInput, ToolKind, ToolOutcome } from '../types';
 
 const EVENT_KINDS: Readonly<Record<string, EventKind>> = {
@@ -38,16 +39,6 @@ const TOOL_KINDS: Readonly<Record<string, ToolKind>> = {
   task: 'subagent',
   ask_user: 'other',
 };
-
-type Json = Record<string, unknown>;
-
-function record(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 

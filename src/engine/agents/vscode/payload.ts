@@ -10,6 +10,7 @@
 import { type EventPayload, stringField } from '../../log/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
+import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';
 import type { AgentEvent, EventKind, ToolCall, ToolInput, ToolOutcome } from '../types';
 import { isDistinctiveVscodeTool, isNotebookTool, vscodeToolKind } from './toolKinds';
 
@@ -34,16 +35,6 @@ function eventKind(name: string): EventKind | undefined {
 /** Where the Copilot extension keeps the transcript it names in `transcript_path` (its workspace storage). */
 const TRANSCRIPT_PATH = /[\\/]github\.copilot-chat[\\/]transcripts[\\/][^\\/]+\.jsonl$/i;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
-
-type Json = Record<string, unknown>;
-
-function record(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
 
 /** The event name, in either generation's spelling. */
 function eventName(payload: EventPayload): string | undefined {

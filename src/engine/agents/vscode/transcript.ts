@@ -27,19 +27,15 @@ import type { SessionFiles, SessionItem } from '../adapter';
 import type { ToolCall } from '../types';
 import { vscodeToolInput } from './payload';
 import { vscodeToolKind } from './toolKinds';
+import { type Json, jsonRecord as record } from '../hookJson';
 import { sessionTailIncludes } from '../sessionBytes';
 
-type Json = Record<string, unknown>;
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
 
 /** The Copilot extension's storage folder inside a workspace storage (the extension id). */
 const EXTENSION_FOLDER = 'github.copilot-chat';
 /** workspace.json is a one-line object; anything larger is not VS Code's. */
 const MAX_WORKSPACE_JSON = 64 * 1024;
-
-function record(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;

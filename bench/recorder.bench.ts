@@ -22,15 +22,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { PORTABLE_RECORDER_COMMAND, planHookInstall } from '../src/engine/agents/claudeCode/hookSettings';
-import { planCodexConnect } from '../src/engine/agents/codex/hooksFile';
-import { parseJsonc } from '../src/engine/agents/jsoncEdit';
-import { planVscodeConnect } from '../src/engine/agents/vscode/hookFiles';
 import { writeHookOutputs } from '../src/engine/context/hookOutput';
 import { drainSpool } from '../src/engine/log/spool';
 import { SESSION_CONTEXT_FILE, projectStateDir } from '../src/engine/project/paths';
 import { identifyProject } from '../src/engine/project/projectIdentity';
 import { FIXTURES_DIR, hookExample } from '../test/support/events';
+import { hookCommand } from '../test/support/hookCommands';
 import { type BenchSection, formatTable, median, percentile, round } from './report';
 
 const RUNS = 30;
@@ -60,25 +57,6 @@ interface Shape {
   records: boolean;
   /** Run with no code cache, as the first call after an install is (paid once: not held to the target). */
   coldCache?: true;
-}
-
-interface Hooks {
-  hooks: Record<string, Array<{ command?: string; hooks?: Array<{ command: string }> }>>;
-}
-
-/** The command an agent's hook file holds for `event`: the team's, as Connect writes it. */
-function hookCommand(agent: 'claude-code' | 'codex' | 'vscode', event: string): string {
-  const recorder = PORTABLE_RECORDER_COMMAND;
-  const text =
-    agent === 'claude-code'
-      ? planHookInstall('settings.json', undefined, recorder).after
-      : agent === 'codex'
-        ? planCodexConnect('hooks.json', undefined, recorder).after
-        : planVscodeConnect('context-deck.json', undefined, recorder).after;
-  const [entry] = (parseJsonc(text ?? '', 'hooks') as Hooks).hooks[event];
-  const command = entry.hooks?.[0].command ?? entry.command;
-  if (!command) throw new Error(`${agent} has no ${event} hook`);
-  return command;
 }
 
 function readJson(file: string): Payload {

@@ -9,20 +9,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { PORTABLE_RECORDER_COMMAND, planHookInstall } from '../../src/engine/agents/claudeCode/hookSettings';
-import { planCodexConnect } from '../../src/engine/agents/codex/hooksFile';
-import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
-import { planVscodeConnect } from '../../src/engine/agents/vscode/hookFiles';
 import { writeHookOutputs } from '../../src/engine/context/hookOutput';
 import { STALE_MS, drainSpool } from '../../src/engine/log/spool';
 import { hookOutputFile } from '../../src/engine/project/paths';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { useBundle } from '../support/bundle';
+import { type HookAgent, hookCommand } from '../support/hookCommands';
 import { appendSession, savedEvents, useShippedBundle } from '../support/shipped';
 import { hookEvent, tempWorkspace } from '../support/events';
 import { PLACEMENTS, SECRETS, leakedParts, recordLine } from '../support/secretCorpus';
 
-type Agent = 'claude-code' | 'codex' | 'vscode';
+type Agent = HookAgent;
 type Payload = Record<string, unknown>;
 
 const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0;
@@ -40,25 +37,6 @@ beforeEach(() => {
   fs.writeFileSync(path.join(ws.home, 'bin', 'hook.js'), '// the recorder\n', { mode: 0o600 });
 });
 afterEach(() => ws.cleanup());
-
-interface Hooks {
-  hooks: Record<string, Array<{ command?: string; hooks?: Array<{ command: string }> }>>;
-}
-
-/** The command an agent's hook file holds for `event`: the team's, as Connect writes it. */
-function hookCommand(agent: Agent, event: string): string {
-  const recorder = PORTABLE_RECORDER_COMMAND;
-  const text =
-    agent === 'claude-code'
-      ? planHookInstall('settings.json', undefined, recorder).after
-      : agent === 'codex'
-        ? planCodexConnect('hooks.json', undefined, recorder).after
-        : planVscodeConnect('context-deck.json', undefined, recorder).after;
-  const [entry] = (parseJsonc(text ?? '', 'hooks') as Hooks).hooks[event];
-  const command = entry.hooks?.[0].command ?? entry.command;
-  assert.ok(command, `${agent} has a ${event} hook`);
-  return command;
-}
 
 interface Ran {
   status: number | null;

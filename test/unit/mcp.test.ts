@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOKEN_BUDGET, estimateTokens } from '../../src/engine/memory';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { parseServerArgs } from '../../src/mcp/main';
+import { connectMemoryServer } from '../support/mcpClient';
 import { bundleForNode } from '../support/bundle';
 import { appendEvents, hookEvent, tempWorkspace } from '../support/events';
 
@@ -50,15 +50,7 @@ before(async () => {
   writer = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
   await writer.ingest();
   await writer.save();
-  client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(bin, 'mcp.js'), '--home', ws.home],
-      cwd: ws.project,
-      stderr: 'pipe',
-    }),
-  );
+  client = await connectMemoryServer(path.join(bin, 'mcp.js'), ws.home, ws.project);
 });
 
 after(async () => {

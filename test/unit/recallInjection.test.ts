@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   applyScan,
@@ -20,6 +19,7 @@ import {
 } from '../../src/engine';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { findSessionContext } from '../../src/hook/sessionContext';
+import { connectMemoryServer } from '../support/mcpClient';
 import { bundleForNode } from '../support/bundle';
 import { type Payload, appendEvents, hookEvent, tempWorkspace } from '../support/events';
 
@@ -259,15 +259,7 @@ before(async () => {
   // Bundled here, not in a hook of its own: the server must exist before it is started.
   const bin = path.join(path.dirname(ws.home), 'bin');
   await bundleForNode(bin, { mcp: 'src/mcp/main.ts' });
-  client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(bin, 'mcp.js'), '--home', ws.home],
-      cwd: ws.project,
-      stderr: 'pipe',
-    }),
-  );
+  client = await connectMemoryServer(path.join(bin, 'mcp.js'), ws.home, ws.project);
 });
 
 after(async () => {

@@ -183,6 +183,16 @@ describe('the spooling hooks', () => {
     assert.deepEqual(fs.readdirSync(ws.home), []);
   });
 
+  test('a batch of payloads all still being written asks for no other pass at once', () => {
+    // Otherwise ingest would list and skip the same files, turn after turn, until they are whole.
+    fs.mkdirSync(events, { mode: 0o700 });
+    for (const n of [0, 1, 2])
+      fs.writeFileSync(path.join(events, `99999999-${n}.spool`), '{"hook_event_name": "Post', {
+        mode: 0o600,
+      });
+    assert.deepEqual(drainSpool(ws.home, { limit: 2 }), { logged: 0, dropped: 0, waiting: 2, more: false });
+  });
+
   test('a drain takes the spool in the order it was written; a payload still being written waits', async () => {
     const ids = ['a', 'b', 'c', 'd', 'e'];
     for (const id of ids) await spool('claude-code', [toolEvent(id)]);

@@ -37,7 +37,10 @@ export interface DrainResult {
   waiting: number;
   /** Why the pass stopped early (an append failed), if it did. */
   failed?: string;
-  /** Files left for another pass by the limit (never after a failure, which the next ingest retries). */
+  /**
+   * Files left for another pass by the limit (never after a failure, which the next ingest retries, nor when
+   * the batch took nothing).
+   */
   more: boolean;
 }
 
@@ -228,5 +231,7 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
       break;
     }
   }
+  // A batch that took nothing (every file still being written) would be listed again at once: wait instead.
+  if (result.logged + result.dropped === 0) result.more = false;
   return result;
 }

@@ -5,9 +5,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LineReader } from '../src/engine/transcripts/appendedLines';
-import { ContextGauge, encodeProjectDir } from '../src/engine/transcripts';
-import { parseTranscriptLine } from '../src/engine/transcripts/transcriptLine';
+import { LineReader } from '../src/engine/kernel/appendedLines';
+import { ContextGauge } from '../src/engine/live';
+import { encodeProjectDir } from '../src/engine/transcripts';
+import { parseTranscriptLine } from '../src/engine/agents/claudeCode/transcriptLine';
 import { type BenchSection, median, percentile, round } from './report';
 import { random, sessionTranscript } from './transcripts.bench';
 

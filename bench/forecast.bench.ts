@@ -14,8 +14,8 @@ import {
   RANGE_SPREAD,
   currentSegment,
   estimateSteps,
-} from '../src/engine/transcripts/contextForecast';
-import type { TrendPoint } from '../src/engine/transcripts';
+} from '../src/engine/live/contextForecast';
+import type { TrendPoint } from '../src/engine/live';
 import { type BenchSection, median, round } from './report';
 import { random, sessionTranscript } from './transcripts.bench';
 

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { DEFAULT_CHUNK_BYTES } from '../src/engine/log/ingest';
-import { loadSqlJs } from '../src/engine/storage/sqlJs';
+import { loadSqlJs } from '../src/engine/kernel/sqlJs';
 import { MIGRATIONS } from '../src/engine/storage/schema';
 import { PAGE_SIZE } from '../src/engine/storage/store';
 import { bundleForNode } from '../test/support/bundle';
@@ -215,7 +215,7 @@ export async function benchIngest(sizes: number[]): Promise<BenchSection> {
   const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-bundle-'));
   await bundleForNode(bundleDir, {
     ingestWorker: 'bench/ingestWorker.ts',
-    parseWorker: 'src/engine/log/parseWorker.ts',
+    parseWorker: 'src/engine/workers/parseWorker.ts',
   });
   for (const size of sizes) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-'));

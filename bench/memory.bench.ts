@@ -15,7 +15,7 @@ import {
   parseQuery,
 } from '../src/engine/memory/search';
 import { migrate } from '../src/engine/storage/schema';
-import { loadSqlJs } from '../src/engine/storage/sqlJs';
+import { loadSqlJs } from '../src/engine/kernel/sqlJs';
 import { Store } from '../src/engine/storage/store';
 import { type BenchSection, median, percentile, round } from './report';
 

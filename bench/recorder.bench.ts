@@ -24,8 +24,8 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { writeHookOutputs } from '../src/engine/context/hookOutput';
 import { drainSpool } from '../src/engine/log/spool';
-import { SESSION_CONTEXT_FILE, projectStateDir } from '../src/engine/project/paths';
-import { identifyProject } from '../src/engine/project/projectIdentity';
+import { SESSION_CONTEXT_FILE, projectStateDir } from '../src/engine/kernel/paths';
+import { identifyProject } from '../src/engine/kernel/projectIdentity';
 import { FIXTURES_DIR, hookExample } from '../test/support/events';
 import { hookCommand } from '../test/support/hookCommands';
 import { type BenchSection, formatTable, median, percentile, round } from './report';
@@ -219,7 +219,7 @@ export async function benchRecorder(): Promise<BenchSection> {
           agent: 'claude-code',
           label: 'PostToolUse Read of a 14 KB source file (async)',
           run: sh('claude-code', 'PostToolUse'),
-          payload: fixed(readOf(path.join(ROOT, 'src/hook/record.ts'), project)),
+          payload: fixed(readOf(path.join(ROOT, 'src/engine/log/hookRecord.ts'), project)),
           output: 'nothing',
           records: true,
         },

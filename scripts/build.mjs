@@ -37,15 +37,15 @@ const nodeEntries = [
   { in: 'src/hook/main.ts', out: 'recorder.js' },
   { in: 'src/mcp/main.ts', out: 'mcp.js', banner: cliBanner },
   // Beside every bundle that ingests: parses large backlogs on a worker thread (see chunkParser.ts).
-  { in: 'src/engine/log/parseWorker.ts', out: 'parseWorker.js', required: true },
+  { in: 'src/engine/workers/parseWorker.ts', out: 'parseWorker.js', required: true },
   // Reads large backlogs and rebuilds for the extension host in a child process (see catchUp.ts).
-  { in: 'src/engine/project/catchUpProcess.ts', out: 'catchUpProcess.js', required: true },
+  { in: 'src/engine/workers/catchUpProcess.ts', out: 'catchUpProcess.js', required: true },
   // Runs sql.js's first statements on the host's compiled module before the host does (see sqlJs.ts).
-  { in: 'src/engine/storage/sqlWarmUpWorker.ts', out: 'sqlWarmUpWorker.js', required: true },
+  { in: 'src/engine/workers/sqlWarmUpWorker.ts', out: 'sqlWarmUpWorker.js', required: true },
   // Checks a snapshot's integrity before it is opened, off the host's thread (see snapshotCheck.ts).
-  { in: 'src/engine/storage/snapshotCheckWorker.ts', out: 'snapshotCheckWorker.js', required: true },
+  { in: 'src/engine/workers/snapshotCheckWorker.ts', out: 'snapshotCheckWorker.js', required: true },
   // Reads a repository's config files off the host's thread (see scanOffThread.ts).
-  { in: 'src/engine/registry/configScanWorker.ts', out: 'configScanWorker.js', required: true },
+  { in: 'src/engine/workers/configScanWorker.ts', out: 'configScanWorker.js', required: true },
 ];
 
 function buildOptions() {

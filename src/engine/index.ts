@@ -38,7 +38,7 @@ export {
 } from './context/projectContext';
 export { type SelectionMode } from './context/selection';
 export { SESSION_CONTEXT_BUDGET, type SessionContext, TOOL_SECTION_BUDGET } from './context/sessionContext';
-export { usageLevel } from './context/usageLevel';
+export { usageLevel } from './live/usageLevel';
 export { listLogFiles } from './log/ingest';
 export {
   type BudgetedText,
@@ -63,19 +63,17 @@ export {
   setForgotten,
   shortId,
   TIMELINE_LIMITS,
-  type TimelineEntry,
   type TimelineOptions,
   type TimelineResult,
 } from './memory';
 export type { IngestResult } from './log/ingest';
 export { parseQuery } from './memory/search';
 export { clip, oneLine, shortDate } from './memory/text';
-export { eventsDir, isWithin, projectStateDir, resolveHome } from './project/paths';
-export { bundledScript } from './bundledScript';
+export { eventsDir, isWithin, projectStateDir, resolveHome } from './kernel/paths';
+export { bundledScript } from './kernel/bundledScript';
 export type { CatchUpResult } from './project/catchUp';
 export {
   afterIngest,
-  type AfterIngestResult,
   DEFAULT_DETAIL_DAYS,
   discoverySteps,
   FOLD_EVERY_BYTES,
@@ -84,8 +82,8 @@ export {
 } from './project/derivedViews';
 export { ProjectEngine } from './project/projectEngine';
 export type { Role } from '../shared/protocol';
-export { identifyProject } from './project/projectIdentity';
-export { latestModel } from './project/sessions';
+export { identifyProject } from './kernel/projectIdentity';
+export { latestModel } from './memory/sessions';
 export {
   type AdviceState,
   readAdviceState,
@@ -120,28 +118,26 @@ export {
   type ToggleRequest,
   withConfigSwitches,
 } from './registry/serverToggle';
-export { makeHomePrivate, makePrivateDir } from './storage/privateFiles';
+export { makeHomePrivate, makePrivateDir } from './kernel/privateFiles';
 export { lockHolder, requestSave, saveIfRequested } from './storage/writerLock';
-export { warmUpSqlJs } from './storage/sqlJs';
+export { warmUpSqlJs } from './kernel/sqlJs';
 export {
   type BreakdownItem,
   type ContextBreakdown,
-  type ContextForecast,
   ContextGauge,
   type GaugeReading,
-  importTranscripts,
   toolResultText,
-  type TranscriptImportResult,
-} from './transcripts';
+} from './live';
+export { importTranscripts, type TranscriptImportResult } from './transcripts';
 export {
   type ActiveSession,
   newestStore,
   type SessionGauge,
   sessionGauge,
   sessionOfFile,
-} from './transcripts/activeSession';
+} from './live/activeSession';
 export { findAgentSessionFiles } from './transcripts/agentSessionImport';
-export { sessionFileStamp } from './transcripts/sessionFileGauge';
-export { candidateTranscripts, claudeConfigDirs } from './transcripts/transcriptFiles';
-export { runAtOnce, runInSteps } from './steps';
-export { yieldToHost } from './yieldToHost';
+export { sessionFileStamp } from './agents/sessionBytes';
+export { candidateTranscripts, claudeConfigDirs } from './agents/claudeCode/transcriptFiles';
+export { runAtOnce, runInSteps } from './kernel/steps';
+export { yieldToHost } from './kernel/yieldToHost';

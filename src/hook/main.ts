@@ -12,11 +12,16 @@
  */
 import { writeSync } from 'node:fs';
 import { version } from '../../package.json';
-import { takeAgentHint } from '../engine/context/agentHint';
-import { appendEventLine, readsHookOutput, resolveHome } from '../engine/recording';
-import { claimEvent } from './duplicates';
+import {
+  appendEventLine,
+  buildRecord,
+  claimEvent,
+  MAX_INPUT_BYTES,
+  readsHookOutput,
+  resolveHome,
+  takeAgentHint,
+} from '../engine/recorder';
 import { note } from './note';
-import { MAX_INPUT_BYTES, buildRecord } from './record';
 import { readStdin } from './stdin';
 
 /** Longest wait for stdin to close; Claude Code closes it right after writing the payload. */

@@ -3,10 +3,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 // Project identity: imported here, outside the recorder's entry, so that only SessionStart (which loads
 // this module on demand) pays for it.
-import { identifyProject } from '../engine/project/projectIdentity';
-import { projectStateDir, SESSION_CONTEXT_FILE } from '../engine/recording';
+import { identifyProject, projectStateDir, SESSION_CONTEXT_FILE } from '../engine/recorder';
 
-export { MAX_CONTEXT_CHARS, sessionStartOutput } from '../engine/context/hookOutput';
+export { MAX_CONTEXT_CHARS, sessionStartOutput } from '../engine/recorder';
 /** Ancestors looked at, at most (a path deeper than this is not a real project). */
 const MAX_LEVELS = 64;
 

@@ -1,6 +1,6 @@
 import type { Database } from 'sql.js';
 import { MIGRATIONS } from '../../src/engine/storage/schema';
-import { loadSqlJs } from '../../src/engine/storage/sqlJs';
+import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
 
 /** A database as the version before the migration containing `marker` left it, for upgrade tests. */
 export async function databaseBefore(marker: string): Promise<Database> {

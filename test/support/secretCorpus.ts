@@ -9,7 +9,7 @@
  * result. A few values that are not strings sit under secret-named keys of an MCP call.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { buildRecord } from '../../src/hook/record';
+import { buildRecord } from '../../src/engine/log/hookRecord';
 import { type Payload, hookExample } from './events';
 
 export const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -12,7 +12,7 @@ export function useShippedBundle(): (script: 'cli' | 'hook') => string {
     cli: 'src/cli/main.ts',
     hook: 'src/hook/loader.ts',
     recorder: 'src/hook/main.ts',
-    parseWorker: 'src/engine/log/parseWorker.ts',
+    parseWorker: 'src/engine/workers/parseWorker.ts',
   });
 }
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { readPayload } from '../../src/engine/agents/payloads';
 import { vscodeHooks } from '../../src/engine/agents/vscode/hookFiles';
-import type { EventPayload } from '../../src/engine/log/eventLine';
+import type { EventPayload } from '../../src/engine/events/eventLine';
 import { FIXTURES_DIR } from '../support/events';
 
 const DIR = path.join(FIXTURES_DIR, 'copilot-cli');

@@ -9,13 +9,13 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { codexAdapter } from '../../src/engine/agents/codex';
 import { opencodeAdapter } from '../../src/engine/agents/opencode';
-import { loadSqlJs } from '../../src/engine/storage/sqlJs';
+import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { sessionAgents } from '../../src/engine/project/sessions';
+import { sessionAgents } from '../../src/engine/memory/sessions';
 import { discoverFromUse, rankTools } from '../../src/engine/registry';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
-import { findActiveSession, sessionGauge } from '../../src/engine/transcripts/activeSession';
-import { SessionFileGauge } from '../../src/engine/transcripts/sessionFileGauge';
+import { findActiveSession, sessionGauge } from '../../src/engine/live/activeSession';
+import { SessionFileGauge } from '../../src/engine/live/sessionFileGauge';
 import { FIXTURES_DIR, type Payload, tempWorkspace } from '../support/events';
 import { tsNodeArgs } from '../support/processes';
 

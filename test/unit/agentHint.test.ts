@@ -10,7 +10,7 @@ import {
   agentHintWaiting,
   leaveAgentHint,
 } from '../../src/engine/context/agentHint';
-import { ContextGauge } from '../../src/engine/transcripts';
+import { ContextGauge } from '../../src/engine/live';
 import { hookExample, tempWorkspace } from '../support/events';
 import { useShippedBundle } from '../support/shipped';
 import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';

@@ -26,11 +26,11 @@ import {
 } from '../../src/engine/agents/opencode';
 import { PORTABLE_RECORDER_COMMAND, recorderCommand } from '../../src/engine/agents/claudeCode/hookSettings';
 import { findNodeOnPath } from '../../src/engine/agents/recorderInstall';
-import { loadSqlJs } from '../../src/engine/storage/sqlJs';
-import { gaugeOfItems } from '../../src/engine/transcripts/sessionFileGauge';
+import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
+import { gaugeOfItems } from '../../src/engine/live/sessionFileGauge';
 import { FIXTURES_DIR, allHookExamples, tempWorkspace } from '../support/events';
 import { useShippedBundle } from '../support/shipped';
-import { identifyProject } from '../../src/engine/project/projectIdentity';
+import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 
 // A dev dependency with a native build: only the tests use it, to write databases the way SQLite itself does.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

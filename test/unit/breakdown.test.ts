@@ -11,8 +11,8 @@ import {
   type ContextGaugeOptions,
   MAX_BREAKDOWN_ITEMS,
   toolResultText,
-} from '../../src/engine/transcripts';
-import { contextCommandFigures } from '../../src/engine/transcripts/contextCommandOutput';
+} from '../../src/engine/live';
+import { contextCommandFigures } from '../../src/engine/live/contextCommandOutput';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;

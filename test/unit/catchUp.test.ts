@@ -25,8 +25,8 @@ const DETAIL_DAYS = 30;
 const CHUNK_BYTES = 16 * 1024;
 
 const script = useBundle({
-  catchUpProcess: 'src/engine/project/catchUpProcess.ts',
-  parseWorker: 'src/engine/log/parseWorker.ts',
+  catchUpProcess: 'src/engine/workers/catchUpProcess.ts',
+  parseWorker: 'src/engine/workers/parseWorker.ts',
 });
 const catchUpScript = () => script('catchUpProcess');
 

@@ -10,10 +10,10 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../../src/cli/main';
 import { MAX_SEARCH_LIMIT } from '../../src/engine/memory';
-import { projectStateDir } from '../../src/engine/project/paths';
+import { projectStateDir } from '../../src/engine/kernel/paths';
 import { SNAPSHOT_FILE } from '../../src/engine/project/projectEngine';
-import { identifyProject } from '../../src/engine/project/projectIdentity';
-import { loadSqlJs } from '../../src/engine/storage/sqlJs';
+import { identifyProject } from '../../src/engine/kernel/projectIdentity';
+import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
 import { FIXTURES_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 import { tsNodeArgs } from '../support/processes';
 

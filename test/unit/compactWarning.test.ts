@@ -8,7 +8,7 @@ import {
   compactWarning,
   compactWarningSettings,
 } from '../../src/engine/context/compactWarning';
-import { ContextGauge } from '../../src/engine/transcripts';
+import { ContextGauge } from '../../src/engine/live';
 import { tempWorkspace } from '../support/events';
 import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
 

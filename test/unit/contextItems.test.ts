@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
 import { readAdviceState, writeAdviceState } from '../../src/engine/pruning/adviceState';
 import { adviseSession, dismissalKey } from '../../src/engine/pruning/sessionAdvice';
-import { ContextGauge } from '../../src/engine/transcripts';
+import { ContextGauge } from '../../src/engine/live';
 import { tempWorkspace } from '../support/events';
 import { compactBoundaryLine, promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
 

@@ -34,7 +34,7 @@ before(async () => {
   // chunks or more are parsed on its parse worker, so kills also land while the worker reads ahead.
   const outDir = path.join(path.dirname(ws.home), 'cli');
   cliBundle = path.join(outDir, 'cli.js');
-  await bundleForNode(outDir, { cli: 'src/cli/main.ts', parseWorker: 'src/engine/log/parseWorker.ts' });
+  await bundleForNode(outDir, { cli: 'src/cli/main.ts', parseWorker: 'src/engine/workers/parseWorker.ts' });
 });
 after(() => ws.cleanup());
 

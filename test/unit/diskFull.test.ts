@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { identifyProject } from '../../src/engine/project/projectIdentity';
+import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 import { startChild, until } from '../support/childRun';
 import { hookEvent, tempWorkspace } from '../support/events';
 import { appendSession, savedEvents, useShippedBundle } from '../support/shipped';

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { sessionGauge, sessionOfFile } from '../../src/engine';
-import { ContextGauge, estimateSteps } from '../../src/engine/transcripts';
+import { ContextGauge, estimateSteps } from '../../src/engine/live';
 import { tippingText } from '../../src/shared/forecastText';
 import { bundleForNode } from '../support/bundle';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';

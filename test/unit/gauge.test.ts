@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
-import { ContextGauge, encodeProjectDir, findActiveTranscript } from '../../src/engine/transcripts';
+import { ContextGauge } from '../../src/engine/live';
+import { encodeProjectDir, findActiveTranscript } from '../../src/engine/transcripts';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;

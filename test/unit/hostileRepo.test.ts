@@ -14,15 +14,15 @@ import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { applyScan } from '../../src/engine/registry/applyScan';
 import { scanConfigs } from '../../src/engine/registry/configScan';
 import { scanConfigsOffThread } from '../../src/engine/registry/scanOffThread';
-import type { ConfigScan } from '../../src/engine/registry/toolTypes';
-import type { MemoryFile } from '../../src/engine/transcripts/memoryFiles';
+import type { ConfigScan } from '../../src/engine/agents/toolTypes';
+import type { MemoryFile } from '../../src/engine/live/memoryFiles';
 import { useBundle } from '../support/bundle';
 import { startChild } from '../support/childRun';
 import { tempWorkspace } from '../support/events';
 import { REPO_ROOT } from '../support/processes';
 
 const SCAN_CHILD = path.join(REPO_ROOT, 'test', 'support', 'scanChild.ts');
-const bundled = useBundle({ configScanWorker: 'src/engine/registry/configScanWorker.ts' });
+const bundled = useBundle({ configScanWorker: 'src/engine/workers/configScanWorker.ts' });
 
 let ws: ReturnType<typeof tempWorkspace>;
 let userHome: string;

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { afterIngest } from '../../src/engine/project/derivedViews';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { runInSteps } from '../../src/engine/steps';
+import { runInSteps } from '../../src/engine/kernel/steps';
 import { startChild } from '../support/childRun';
 import { appendEvents, type Payload, sessionEvents, tempWorkspace } from '../support/events';
 import { useShippedBundle } from '../support/shipped';

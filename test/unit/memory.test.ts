@@ -30,7 +30,7 @@ import {
 } from '../../src/engine/memory/summarise';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { migrate } from '../../src/engine/storage/schema';
-import { loadSqlJs } from '../../src/engine/storage/sqlJs';
+import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
 import { Store } from '../../src/engine/storage/store';
 import {
   FIXTURES_DIR,

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
-import { projectStateDir } from '../../src/engine/project/paths';
+import { projectStateDir } from '../../src/engine/kernel/paths';
 import { LOCK_FILE, ProjectEngine } from '../../src/engine/project/projectEngine';
-import { identifyProject } from '../../src/engine/project/projectIdentity';
+import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 import { appendEvents, hookEvent, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;

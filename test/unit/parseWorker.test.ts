@@ -22,7 +22,7 @@ let bundledWorker: string;
 before(async () => {
   root = tempWorkspace('cd-parse-worker-');
   const outDir = path.join(root.home, 'bundle');
-  await bundleForNode(outDir, { parseWorker: 'src/engine/log/parseWorker.ts' });
+  await bundleForNode(outDir, { parseWorker: 'src/engine/workers/parseWorker.ts' });
   bundledWorker = path.join(outDir, 'parseWorker.js');
 });
 after(() => root.cleanup());

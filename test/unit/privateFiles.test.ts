@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { makeHomePrivate } from '../../src/engine/storage/privateFiles';
+import { makeHomePrivate } from '../../src/engine/kernel/privateFiles';
 import { startChild } from '../support/childRun';
 import { hookEvent, tempWorkspace } from '../support/events';
 import { useShippedBundle } from '../support/shipped';

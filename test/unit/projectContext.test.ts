@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
-import { identifyProject } from '../../src/engine/project/projectIdentity';
+import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 import { appendEvents, hookEvent, sessionEvents, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  type AdviceInput,
-  type ContextItem,
-  MAX_RECOMMENDATIONS,
-  advise,
-  scoreItems,
-} from '../../src/engine/pruning/advisor';
+import { type AdviceInput, MAX_RECOMMENDATIONS, advise, scoreItems } from '../../src/engine/pruning/advisor';
+import type { ContextItem } from '../../src/engine/live/contextItems';
 import { compactCommand } from '../../src/engine/pruning/focus';
-import { itemTags, promptKeywords } from '../../src/engine/pruning/keywords';
+import { itemTags, promptKeywords } from '../../src/engine/context/keywords';
 import { band, frequencyPoints, recencyPoints, relevancePoints } from '../../src/engine/pruning/scoring';
 
 const MIN = 60_000;

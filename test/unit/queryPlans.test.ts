@@ -14,7 +14,7 @@ import {
   ProjectEngine,
   rankTools,
 } from '../../src/engine';
-import { findActiveSession } from '../../src/engine/transcripts/activeSession';
+import { findActiveSession } from '../../src/engine/live/activeSession';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 
 let ws: ReturnType<typeof tempWorkspace>;

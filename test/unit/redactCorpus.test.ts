@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
-import { sampleOf } from '../../src/engine/log/eventLine';
+import { sampleOf } from '../../src/engine/events/eventLine';
 import { normalisePayload } from '../../src/engine/agents/payloads';
 import { analyseAgentEvent } from '../../src/engine/memory/eventMemory';
 import { redactValue } from '../../src/engine/redact';

@@ -23,7 +23,7 @@ import {
 } from '../../src/engine/registry/serverToggle';
 import { readAdviceState, withDisabledServers } from '../../src/engine/pruning/adviceState';
 import { adviseSession } from '../../src/engine/pruning/sessionAdvice';
-import { ContextGauge } from '../../src/engine/transcripts';
+import { ContextGauge } from '../../src/engine/live';
 import { FIXTURES_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
 

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { projectStateDir } from '../../src/engine/project/paths';
+import { projectStateDir } from '../../src/engine/kernel/paths';
 import { ProjectEngine, SNAPSHOT_FILE } from '../../src/engine/project/projectEngine';
-import { identifyProject } from '../../src/engine/project/projectIdentity';
+import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 import { MIGRATIONS, migrate, migrateInSteps, schemaVersion } from '../../src/engine/storage/schema';
-import { loadSqlJs } from '../../src/engine/storage/sqlJs';
+import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
 import { tempWorkspace } from '../support/events';
 import { databaseBefore } from '../support/oldSchema';
 

@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
 import { compactCommand } from '../../src/engine/pruning/focus';
 import { adviseSession, dismissalKey } from '../../src/engine/pruning/sessionAdvice';
-import { ContextGauge, type GaugeReading } from '../../src/engine/transcripts';
-import type { BreakdownItem, ContextBreakdown } from '../../src/engine/transcripts/breakdownTypes';
+import { ContextGauge, type GaugeReading } from '../../src/engine/live';
+import type { BreakdownItem, ContextBreakdown } from '../../src/engine/live/breakdownTypes';
 import type { BreakdownCategoryName } from '../../src/shared/context';
 import { tempWorkspace } from '../support/events';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { sha256Hex } from '../../src/engine/project/sha256';
+import { sha256Hex } from '../../src/engine/kernel/sha256';
 
 test('sha256Hex gives node:crypto digest for paths, non-ASCII text and every padding length', () => {
   const texts = [

@@ -12,7 +12,7 @@ import { integrityHere, integrityOf, readShared } from '../../src/engine/storage
 import { useBundle } from '../support/bundle';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 
-const script = useBundle({ snapshotCheckWorker: 'src/engine/storage/snapshotCheckWorker.ts' });
+const script = useBundle({ snapshotCheckWorker: 'src/engine/workers/snapshotCheckWorker.ts' });
 
 let ws: ReturnType<typeof tempWorkspace>;
 let snapshot = '';

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { writeHookOutputs } from '../../src/engine/context/hookOutput';
 import { STALE_MS, drainSpool } from '../../src/engine/log/spool';
-import { hookOutputFile } from '../../src/engine/project/paths';
+import { hookOutputFile } from '../../src/engine/kernel/paths';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { useBundle } from '../support/bundle';
 import { type HookAgent, hookCommand } from '../support/hookCommands';

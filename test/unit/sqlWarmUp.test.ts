@@ -11,11 +11,11 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { migrate } from '../../src/engine/storage/schema';
-import { compiledModule, loadSqlJs, runWarmUp, warmUpSqlJs } from '../../src/engine/storage/sqlJs';
+import { compiledModule, loadSqlJs, runWarmUp, warmUpSqlJs } from '../../src/engine/kernel/sqlJs';
 import { useBundle } from '../support/bundle';
 import { REPO_ROOT } from '../support/processes';
 
-const script = useBundle({ sqlWarmUpWorker: 'src/engine/storage/sqlWarmUpWorker.ts' });
+const script = useBundle({ sqlWarmUpWorker: 'src/engine/workers/sqlWarmUpWorker.ts' });
 
 test('the warm-up worker runs its statements on the module this thread then loads sql.js from', async () => {
   assert.equal(await warmUpSqlJs(script('sqlWarmUpWorker')), true);
@@ -41,7 +41,7 @@ test('a warm-up worker that fails or hangs is given up, and sql.js loads all the
 
     // A process whose warm-up fails still loads sql.js and runs statements.
     const probe = path.join(dir, 'probe.ts');
-    const sqlJs = path.join(REPO_ROOT, 'src/engine/storage/sqlJs');
+    const sqlJs = path.join(REPO_ROOT, 'src/engine/kernel/sqlJs');
     fs.writeFileSync(
       probe,
       `import { loadSqlJs, warmUpSqlJs } from ${JSON.stringify(sqlJs)};

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type ContextItem, advise } from '../../src/engine/pruning/advisor';
+import type { ContextItem } from '../../src/engine/live/contextItems';
+import { advise } from '../../src/engine/pruning/advisor';
 import { compactCommand } from '../../src/engine/pruning/focus';
 import { TERMINAL_LINE_CHARS, terminalLine, terminalLineProblem } from '../../src/host/terminalLine';
 

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { ContextGauge, encodeProjectDir, importTranscripts } from '../../src/engine/transcripts';
+import { ContextGauge } from '../../src/engine/live';
+import { encodeProjectDir, importTranscripts } from '../../src/engine/transcripts';
 import {
   type SessionScript,
   FIXTURES_DIR,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { yieldToHost } from '../../src/engine/yieldToHost';
+import { yieldToHost } from '../../src/engine/kernel/yieldToHost';
 
 test('jobs yielding at once are resumed one per turn of the event loop, in the order they yielded', async () => {
   // Someone else's work that runs once per turn, as VS Code's own immediates do.

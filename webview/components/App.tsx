@@ -1,14 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { DashboardState, RejectView } from '../../src/shared/protocol';
+import type { DashboardState } from '../../src/shared/protocol';
 import { useHostMessages } from '../hooks';
 import { post } from '../vscode';
 import { NoFolder } from './NoFolder';
 import { ProjectSection } from './ProjectSection';
-
-export interface RejectList {
-  rejects: RejectView[];
-  total: number;
-}
+import type { RejectList } from './RejectsPanel';
 
 /** The dashboard: a pure view of the last state the host sent. */
 export function App() {

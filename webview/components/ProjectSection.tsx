@@ -2,7 +2,7 @@ import type { ProjectView } from '../../src/shared/protocol';
 import { formatBytes, formatCount, percent, relativeTime } from '../format';
 import { useNow } from '../hooks';
 import { useVsCodeState } from '../vscode';
-import type { RejectList } from './App';
+import type { RejectList } from './RejectsPanel';
 import { AdvicePanel } from './AdvicePanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { Counts } from './Counts';

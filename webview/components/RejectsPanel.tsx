@@ -1,7 +1,13 @@
 import { useEffect } from 'preact/hooks';
 import { formatCount } from '../format';
 import { post } from '../vscode';
-import type { RejectList } from './App';
+import type { RejectView } from '../../src/shared/protocol';
+
+/** The rejected lines of one project's log that the panel shows: the newest, and how many in all. */
+export interface RejectList {
+  rejects: RejectView[];
+  total: number;
+}
 
 interface Props {
   projectId: string;

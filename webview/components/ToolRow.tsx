@@ -3,7 +3,14 @@ import type { ToolView } from '../../src/shared/protocol';
 import type { ScoreParts, ToolType } from '../../src/shared/tools';
 import { formatCount, relativeTime } from '../format';
 import { post } from '../vscode';
-import type { ToolLine } from './ToolsSection';
+
+/** One line of the list: a tool, or an MCP tool under its server. */
+export interface ToolLine {
+  tool: ToolView;
+  parent?: ToolView;
+  /** Set on server rows that have tools: whether those are shown. */
+  expanded?: boolean;
+}
 
 const TYPE_ICONS: Record<ToolType, string> = {
   mcp_server: 'server',

@@ -5,7 +5,7 @@ import { projectViews, useNow } from '../hooks';
 import { useVsCodeState } from '../vscode';
 import { SearchBox } from './SearchBox';
 import { SectionToggle } from './SectionToggle';
-import { ToolRow, toolKey } from './ToolRow';
+import { type ToolLine, ToolRow, toolKey } from './ToolRow';
 import './tools.css';
 
 /** Rows rendered at once; the rest wait for "show more" or a narrower filter, so 2,000 tools stay smooth. */
@@ -21,14 +21,6 @@ const STRATEGY_TITLES = {
   decay:
     'Score: 0.7 x uses in 7 days / most uses + 0.3 x recency (halves every 7 days); stale or demoted x0.25, unseen for 30+ days x0.5 (setting contextDeck.ranking)',
 };
-
-/** One line of the list: a tool, or an MCP tool under its server. */
-export interface ToolLine {
-  tool: ToolView;
-  parent?: ToolView;
-  /** Set on server rows that have tools: whether those are shown. */
-  expanded?: boolean;
-}
 
 function matches(tool: ToolView, query: string): boolean {
   return (

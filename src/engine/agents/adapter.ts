@@ -2,7 +2,7 @@
  * What an agent adapter provides. Each agent's folder (`agents/<agent>/`) implements the parts its agent
  * has; the engine reaches them through `agents/index.ts`, never by importing an agent's folder itself.
  */
-import type { EventPayload } from '../log/eventLine';
+import type { EventPayload } from '../events/eventLine';
 import type { AgentEvent, AgentId, ToolCall } from './types';
 
 /** Reads the agent's hook payloads. Cheap and dependency-light: the recorder runs it on every hook call. */

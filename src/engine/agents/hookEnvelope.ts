@@ -3,7 +3,7 @@
  * `hook_event_name`, `session_id`, `cwd`, the tool's own argument names in `tool_input`. Each agent says how
  * its events and tools read; the rest of the envelope is read here once.
  */
-import { type EventPayload, stringField } from '../log/eventLine';
+import { type EventPayload, stringField } from '../events/eventLine';
 import type { AgentEvent, AgentId, EventKind, ToolCall } from './types';
 
 export interface EnvelopeShape {

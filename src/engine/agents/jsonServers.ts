@@ -3,7 +3,7 @@
  * `mcp`): one reader for both, so that each gets the bounded read (a project's file only inside the project),
  * the duplicate-key warnings and the problems of a file that does not parse.
  */
-import { readJsonConfig } from '../registry/jsonConfig';
+import { readJsonConfig } from '../kernel/jsonConfig';
 import type { DeclaredServer } from './adapter';
 import { type Json, isObject } from './hookJson';
 

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CONFIG_MAX_BYTES, readBounded } from '../files/boundedRead';
+import { CONFIG_MAX_BYTES, readBounded } from '../kernel/boundedRead';
 import {
   type EditResult,
   type FormattingOptions,

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recorderRuntime } from './recorderInstall';
-import { makePrivateDir } from '../storage/privateFiles';
+import { makePrivateDir } from '../kernel/privateFiles';
 
 const SERVER_FILES = ['mcp.js', 'sql-wasm.wasm'];
 

@@ -2,7 +2,7 @@
  * Which agent sent a hook payload, and the payload in neutral form. Only the agents' payload readers are
  * imported here (no installers, parsers or databases): the recorder runs this on every hook call.
  */
-import type { EventPayload } from '../log/eventLine';
+import type { EventPayload } from '../events/eventLine';
 import type { PayloadReader } from './adapter';
 import { claudePayloads } from './claudeCode/payload';
 import { codexPayloads } from './codex/payload';

@@ -4,8 +4,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RecorderRuntime } from './claudeCode/hookSettings';
-import { PRIVATE_FILE_MODE, makePrivateDir } from '../storage/privateFiles';
+import { PRIVATE_FILE_MODE, makePrivateDir } from '../kernel/privateFiles';
+
+export interface RecorderRuntime {
+  /** Absolute path of the Node runtime that runs the recorder. */
+  node: string;
+  /** True when `node` is VS Code's own Electron binary, which acts as Node only with this variable set. */
+  electronRunAsNode?: boolean;
+}
 
 export function stableRecorderPath(home: string): string {
   return path.join(home, 'bin', 'hook.js');

@@ -80,3 +80,26 @@ export function sessionTailIncludes(file: string, marker: string, lookback: numb
     if (fd !== undefined) fs.closeSync(fd);
   }
 }
+
+/**
+ * What tells that a session file changed: its size and time, and those of its write-ahead log (a database
+ * in WAL mode, like opencode's, grows its `-wal` file while the main file stays as it was).
+ */
+export function sessionFileStamp(file: string): { key: string; size: number; mtimeMs: number } | undefined {
+  let main: fs.Stats;
+  try {
+    main = fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+  let size = main.size;
+  let mtimeMs = main.mtimeMs;
+  try {
+    const wal = fs.statSync(`${file}-wal`);
+    size += wal.size;
+    mtimeMs = Math.max(mtimeMs, wal.mtimeMs);
+  } catch {
+    // No write-ahead log: the file alone.
+  }
+  return { key: `${size}:${mtimeMs}`, size, mtimeMs };
+}

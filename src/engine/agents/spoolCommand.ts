@@ -12,7 +12,7 @@
  * SessionStart's command then prints the hook output the engine wrote for the working folder or its nearest
  * ancestor (context/hookOutput.ts), walking up with shell builtins only.
  */
-import { HOOK_OUTPUT_DIR, HOOK_OUTPUT_FILE } from '../project/paths';
+import { HOOK_OUTPUT_DIR, HOOK_OUTPUT_FILE } from '../kernel/paths';
 
 /** Ends the name of every spool file (`<pid>-<n>.spool`). */
 const SPOOL_SUFFIX = '.spool';

@@ -4,9 +4,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hookOutputFile } from '../project/paths';
+import { hookOutputFile } from '../kernel/paths';
 import { sliceSafe } from '../redact';
-import { PRIVATE_FILE_MODE, makePrivateDir } from '../storage/privateFiles';
+import { PRIVATE_FILE_MODE, makePrivateDir } from '../kernel/privateFiles';
 
 /** Claude Code caps hook output at 10,000 characters. */
 export const MAX_CONTEXT_CHARS = 10_000;

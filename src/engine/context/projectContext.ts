@@ -5,12 +5,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SESSION_CONTEXT_FILE, projectStateDir } from '../project/paths';
+import { SESSION_CONTEXT_FILE, projectStateDir } from '../kernel/paths';
 import { writeHookOutputs } from './hookOutput';
-import type { ProjectEngine } from '../project/projectEngine';
+import type { ProjectStore } from '../storage/projectStore';
 import { rankingSteps } from '../registry/ranking';
-import { runAtOnce, runInSteps, type Steps } from '../steps';
-import { makePrivateDir } from '../storage/privateFiles';
+import { runAtOnce, runInSteps, type Steps } from '../kernel/steps';
+import { makePrivateDir } from '../kernel/privateFiles';
 import { recalled, USER_SOURCES_SQL } from '../memory/recall';
 import type { ObservationSource } from '../memory/types';
 import { visibleLine } from '../../shared/visibleText';
@@ -40,7 +40,7 @@ export interface ProjectContextOptions {
 }
 
 function lines(
-  engine: ProjectEngine,
+  engine: ProjectStore,
   where: string,
   window: number,
   limit: number,
@@ -75,7 +75,7 @@ function lines(
 }
 
 /** What the latest ended session did, in a few lines drawn from its observations. */
-function previousSummary(engine: ProjectEngine): string | null {
+function previousSummary(engine: ProjectStore): string | null {
   // The latest ended session that left something to say: one that only started and stopped is skipped.
   // Sessions are walked by their end (an index); a session's observations are looked up within its time
   // span (observations_by_at): the memory has no index by session, which would cost every insert, and
@@ -117,10 +117,7 @@ function previousSummary(engine: ProjectEngine): string | null {
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
 }
 
-export function assembleSessionContext(
-  engine: ProjectEngine,
-  options: ProjectContextOptions,
-): SessionContext {
+export function assembleSessionContext(engine: ProjectStore, options: ProjectContextOptions): SessionContext {
   return runAtOnce(sessionContextSteps(engine, options));
 }
 
@@ -129,7 +126,7 @@ export function assembleSessionContext(
  * refreshes it after every ingest, and at once it held the host up to 54 ms.
  */
 export function assembleSessionContextInSteps(
-  engine: ProjectEngine,
+  engine: ProjectStore,
   options: ProjectContextOptions,
   pause?: () => Promise<void>,
 ): Promise<SessionContext> {
@@ -138,7 +135,7 @@ export function assembleSessionContextInSteps(
 
 /** The next session's context, a query per step (project/derivedViews.ts runs it after an ingest). */
 export function* sessionContextSteps(
-  engine: ProjectEngine,
+  engine: ProjectStore,
   options: ProjectContextOptions,
 ): Steps<SessionContext> {
   const ranked = yield* rankingSteps(engine, { hideBuiltins: true, now: options.now });
@@ -176,12 +173,12 @@ export function* sessionContextSteps(
   });
 }
 
-export function sessionContextPath(engine: ProjectEngine): string {
+export function sessionContextPath(engine: ProjectStore): string {
   return path.join(projectStateDir(engine.home, engine.identity.id), SESSION_CONTEXT_FILE);
 }
 
 /** Write the file the recorder prints at SessionStart, if its text changed; returns whether it did. */
-export function writeSessionContext(engine: ProjectEngine, context: SessionContext): boolean {
+export function writeSessionContext(engine: ProjectStore, context: SessionContext): boolean {
   const file = sessionContextPath(engine);
   writeHookOutputs(engine.home, engine.identity.roots, context.text);
   try {

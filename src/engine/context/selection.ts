@@ -2,7 +2,7 @@
  * Seed 001: which remembered observations deserve a place in the agent's context. Relevance in [0, 1] is
  * 0.4 recency + 0.3 importance + 0.2 agent match + 0.1 keyword overlap; a mode sets the bar.
  */
-import { promptKeywords } from '../pruning/keywords';
+import { promptKeywords } from './keywords';
 
 export const IMPORTANCE: Readonly<Record<string, number>> = {
   decision: 1.0,

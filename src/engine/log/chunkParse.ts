@@ -13,7 +13,7 @@ import {
   sampleOf,
   stringField,
   toEpochMs,
-} from './eventLine';
+} from '../events/eventLine';
 import { readCompleteLines } from './logChunks';
 import { normalisePayload } from '../agents/payloads';
 import type { AgentEvent, AgentId } from '../agents/types';

@@ -4,12 +4,12 @@ import * as path from 'node:path';
 import { EVENT_WIDTH, REJECT_WIDTH } from './chunkParse';
 import { type ChunkReader, inlineReader, workerReader } from './chunkReaders';
 import { EventRowWriter } from './eventRows';
-import { NO_FOLLOW_NO_WAIT } from '../storage/privateFiles';
+import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
 import type { Routes } from './routing';
 import type { Store } from '../storage/store';
-import { dropImportedActivity } from '../transcripts/sharedActivity';
+import { dropImportedActivity } from './sharedActivity';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
-import { yieldToHost } from '../yieldToHost';
+import { yieldToHost } from '../kernel/yieldToHost';
 import type { IngestProgress } from '../../shared/protocol';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */

@@ -3,7 +3,7 @@
  * can read ahead on the ingesting thread's descriptor (threads share them) while that thread writes.
  */
 import * as fs from 'node:fs';
-import { MAX_LINE_BYTES, sampleOf } from './eventLine';
+import { MAX_LINE_BYTES, sampleOf } from '../events/eventLine';
 
 export type LogChunk =
   | { kind: 'none' }

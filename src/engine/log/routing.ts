@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isWithin } from '../project/paths';
+import { isWithin } from '../kernel/paths';
 
 /**
  * Which events belong to a project, by their working directory: inside one of its roots and not inside a

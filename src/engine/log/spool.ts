@@ -1,6 +1,6 @@
 /**
  * Taking the spool into the event log. Each payload a hook's `sh` command spooled (agents/spoolCommand.ts) is
- * redacted and capped into one event-log line, as the node recorder writes it (hook/record.ts), and its
+ * redacted and capped into one event-log line, as the node recorder writes it (log/hookRecord.ts), and its
  * spool file removed: exactly once, whatever stops a pass halfway.
  * - A file is claimed first, by renaming it to `<name>.<pid>.claim`: of two drains at once (two windows, the
  *   CLI) one rename wins and the other passes the file by.
@@ -17,11 +17,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { version } from '../../../package.json';
-import { claimEvent } from '../../hook/duplicates';
-import { MAX_INPUT_BYTES, buildRecord } from '../../hook/record';
-import { eventsDir } from '../project/paths';
-import { NO_FOLLOW_NO_WAIT } from '../storage/privateFiles';
-import { appendEventLine, eventLogFile } from './eventLog';
+import { claimEvent } from './duplicateEvents';
+import { MAX_INPUT_BYTES, buildRecord } from './hookRecord';
+import { eventsDir } from '../kernel/paths';
+import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
+import { appendEventLine, eventLogFile } from '../events/eventLog';
 
 const PENDING = /^\d+-\d+\.spool$/;
 const CLAIMED = /^(\d+-\d+\.spool)\.(\d+)\.claim$/;

@@ -4,7 +4,7 @@
  * applies it in order on the thread that writes.
  */
 import type { AgentEvent } from '../agents/types';
-import type { EventPayload } from '../log/eventLine';
+import type { EventPayload } from '../events/eventLine';
 import { redactText, sliceSafe } from '../redact';
 import { isObservationId } from './ids';
 import { type DraftTemplate, analyseEvent, classifyText } from './summarise';

@@ -4,8 +4,8 @@
  * ObservationWriter). So a save or a forget works the same whether VS Code runs or not.
  */
 import { version } from '../../../package.json';
-import { RECORDER_KEY } from '../log/eventLine';
-import { appendEventLine } from '../log/eventLog';
+import { RECORDER_KEY } from '../events/eventLine';
+import { appendEventLine } from '../events/eventLog';
 import { redactText } from '../redact';
 import { randomId } from './ids';
 import { MAX_SAVED_TEXT } from './eventMemory';

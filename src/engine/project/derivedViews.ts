@@ -11,7 +11,7 @@ import { sessionContextSteps, writeSessionContext } from '../context/projectCont
 import type { SelectionMode } from '../context/selection';
 import type { SessionContext } from '../context/sessionContext';
 import { type DiscoveryResult, discoverFromUse, LAST_CALL_COUNTER } from '../registry/discovery';
-import { runAtOnce, type Steps } from '../steps';
+import { runAtOnce, type Steps } from '../kernel/steps';
 import type { ProjectEngine } from './projectEngine';
 
 /** The extension's default `contextDeck.history.detailDays`, and the CLI's. */

@@ -1,36 +1,33 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
+import type { ProjectStore } from '../storage/projectStore';
 import type { IngestCounts, RejectView, Role } from '../../shared/protocol';
-import { bundledScript } from '../bundledScript';
+import { bundledScript } from '../kernel/bundledScript';
 import { type CatchUpOptions, type CatchUpResult, runCatchUpProcess } from './catchUp';
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
 import { drainSpool } from '../log/spool';
 
-import { eventsDir, projectStateDir } from './paths';
-import { type ProjectIdentity, identifyProject } from './projectIdentity';
-import { ProjectSessions } from './sessions';
+import { eventsDir, projectStateDir } from '../kernel/paths';
+import { type ProjectIdentity, identifyProject } from '../kernel/projectIdentity';
+import { ProjectSessions } from '../memory/sessions';
 import { type Router, type Routes, routerFor } from '../log/routing';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { ProjectMemory } from '../memory/projectMemory';
 import { counterValue } from '../storage/counters';
 import { migrateInSteps } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
-import { makePrivateDir } from '../storage/privateFiles';
+import { makePrivateDir } from '../kernel/privateFiles';
 import { setAside } from '../storage/snapshot';
 import { integrityOf, readShared } from '../storage/snapshotCheck';
-import { loadSqlJs } from '../storage/sqlJs';
+import { loadSqlJs } from '../kernel/sqlJs';
 import { Store } from '../storage/store';
-import {
-  type ActiveSession,
-  type ActiveSessionOptions,
-  findActiveSession,
-} from '../transcripts/activeSession';
+import { type ActiveSession, type ActiveSessionOptions, findActiveSession } from '../live/activeSession';
 import { importTranscripts } from '../transcripts/importTranscripts';
-import { runInSteps, type Steps } from '../steps';
-import { yieldToHost } from '../yieldToHost';
+import { runInSteps, type Steps } from '../kernel/steps';
+import { yieldToHost } from '../kernel/yieldToHost';
 import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';
 
 /** Spool files redacted into the log between two yields to the host (about 0.5 ms each). */
@@ -84,7 +81,7 @@ export const TYPING_PAUSE_MS = 1000;
 const TYPING_SAVE_MAX_DELAY_MS = 60_000;
 
 /** One project's database: the single writer ingests the event log; readers follow its snapshots. */
-export class ProjectEngine {
+export class ProjectEngine implements ProjectStore {
   readonly warnings: string[] = [];
   private saveTimer: NodeJS.Timeout | undefined;
   private firstUnsavedAt: number | undefined;

@@ -4,8 +4,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { projectStateDir } from '../project/paths';
-import { makePrivateDir } from '../storage/privateFiles';
+import { projectStateDir } from '../kernel/paths';
+import { makePrivateDir } from '../kernel/privateFiles';
 
 export interface AdviceState {
   pinned: string[];

@@ -9,61 +9,19 @@ import type {
   RecommendationAction,
   UsageLevel,
 } from '../../shared/context';
-import { usageLevel } from '../context/usageLevel';
+import type { ContextItem } from '../live/contextItems';
+import { usageLevel } from '../live/usageLevel';
 import { type ItemWords, displayName, explanation, reason } from './explain';
 import { type TaskFocus, taskFocus } from './focus';
-import { itemTags, promptKeywords } from './keywords';
+import { itemTags, promptKeywords } from '../context/keywords';
 import {
-  type Band,
   FIRST_PROMPT_TIERS,
-  type RelevanceTier,
-  type Tier,
+  type ScoredItem,
   band,
   frequencyTier,
   recencyTier,
   relevanceTier,
 } from './scoring';
-
-/** One tool result that put an item into the context, with its size estimated from its characters. */
-export interface ResultSize {
-  toolUseId: string;
-  tokens: number;
-}
-
-export interface ContextItem {
-  /** Stable across refreshes, e.g. `file:/repo/src/api.ts`; pins and dismissals refer to it. */
-  id: string;
-  type: ContextItemType;
-  /** A path for files, a name otherwise; for a tool result, what it is about (the command, the URL). */
-  name: string;
-  tags?: string[];
-  /** Accesses since the session (or its last compaction) began: reads, edits, calls. */
-  accesses: number;
-  /** The last access; for an item not used yet, when it entered the context. */
-  lastAccessAt: number;
-  /** The last time the agent changed this file (Edit, Write): it belongs to the current task. */
-  editedAt?: number;
-  /** Tokens it occupies in the context: what dropping it saves. */
-  tokens: number;
-  /** True when `tokens` is the transcript's own measure; false when estimated (characters / 4, a share). */
-  measured: boolean;
-  /** What `tokens` is made of, e.g. `tool names and instructions 1.2k + 3 results 900`. */
-  detail?: string;
-  /** The tool results that put it into the context (the transcript's tool calls). */
-  results?: ResultSize[];
-  /** The tool behind a tool result (`Bash`, `mcp__github__search_issues`). */
-  tool?: string;
-}
-
-export interface ScoredItem extends ContextItem {
-  recency: number;
-  frequency: number;
-  relevance: number;
-  score: number;
-  band: Band;
-  /** The tier each part fell in (`over 2 h`, `1 use`, `unrelated`), for the explanation. */
-  tiers: { recency: Tier; frequency: Tier; relevance: RelevanceTier };
-}
 
 const PHASES: Record<UsageLevel, Phase> = {
   ok: 'silent',

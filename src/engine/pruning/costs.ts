@@ -6,8 +6,8 @@
  */
 import { formatTokens } from '../../shared/formatTokens';
 import type { BreakdownCategoryName } from '../../shared/context';
-import type { ContextBreakdown } from '../transcripts/breakdownTypes';
-import type { ContextItem } from './advisor';
+import type { ContextBreakdown } from '../live/breakdownTypes';
+import type { ContextItem } from '../live/contextItems';
 
 /**
  * A tool result of 5% of the window or more is a recommendation of its own (10k tokens of 200k, 50k of 1M):

@@ -1,7 +1,6 @@
 /** Words for a recommendation: the facts each tier saw, and how the tiers' points make the score. */
 import { formatTokens } from '../../shared/formatTokens';
-import type { ScoredItem } from './advisor';
-import { bandLabel } from './scoring';
+import { type ScoredItem, bandLabel } from './scoring';
 
 export interface ItemWords {
   now: number;

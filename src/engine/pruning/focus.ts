@@ -2,10 +2,11 @@
  * The current task, from what the user asked and the files the agent is changing, and the `/compact`
  * command that keeps it: never named after tools or servers, which are what is being dropped.
  */
+import type { Recommendation } from '../../shared/context';
 import { visibleLine } from '../../shared/visibleText';
 import { clip } from '../memory/text';
-import type { Advice, ContextItem } from './advisor';
-import { promptKeywords } from './keywords';
+import type { ContextItem } from '../live/contextItems';
+import { promptKeywords } from '../context/keywords';
 
 export interface TaskFocus {
   /** Keywords of the latest prompts, the newest prompt's first. */
@@ -52,7 +53,10 @@ function shownName(name: string): string {
  * `/compact` with focus instructions: the current task to keep, and the recommended drops. One line of
  * visible text whatever the names hold: it is typed into the agent's terminal, where each line is a prompt.
  */
-export function compactCommand(advice: Pick<Advice, 'focus' | 'recommendations'>): string {
+export function compactCommand(advice: {
+  focus: TaskFocus;
+  recommendations: readonly Recommendation[];
+}): string {
   const { keywords, editing } = advice.focus;
   const task = [
     ...(keywords.length ? [keywords.map(shownName).join(', ')] : []),

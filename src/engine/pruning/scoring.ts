@@ -2,6 +2,7 @@
  * Seed 004's scoring: recency, frequency and relevance points, 0-10 each, and the bands of their sum. Each
  * tier carries the words that say what it means, so a score can be explained beside its number.
  */
+import type { ContextItem } from '../live/contextItems';
 
 export interface Tier {
   points: number;
@@ -103,3 +104,13 @@ const bandOf = (total: number) => BANDS.find((entry) => total <= entry.max)!;
 export const band = (total: number): Band => bandOf(total).band;
 /** The band in words with its range, e.g. `prune now (0-8)`. */
 export const bandLabel = (total: number): string => bandOf(total).label;
+
+export interface ScoredItem extends ContextItem {
+  recency: number;
+  frequency: number;
+  relevance: number;
+  score: number;
+  band: Band;
+  /** The tier each part fell in (`over 2 h`, `1 use`, `unrelated`), for the explanation. */
+  tiers: { recency: Tier; frequency: Tier; relevance: RelevanceTier };
+}

@@ -1,7 +1,8 @@
 /** Advice for a live session: its gauge reading, its measured breakdown, and the MCP servers it carries. */
-import type { GaugeReading } from '../transcripts';
+import type { GaugeReading } from '../live';
 import { type AdviceState, excludedItems } from './adviceState';
-import { type Advice, type ContextItem, advise } from './advisor';
+import type { ContextItem } from '../live/contextItems';
+import { type Advice, advise } from './advisor';
 import { costedItems } from './costs';
 
 export interface SessionAdviceOptions {

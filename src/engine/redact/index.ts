@@ -10,5 +10,5 @@
  */
 export { secretKeyKind } from './names';
 export { REDACTION_RULES } from './rules';
-export { type TextRedaction, cutMarker, redactAndCut, redactText, sliceSafe, unescapeJson } from './text';
-export { type CutNote, type RedactValueOptions, type ValueRedaction, joinPath, redactValue } from './value';
+export { cutMarker, redactAndCut, redactText, sliceSafe, unescapeJson } from './text';
+export { type CutNote, joinPath, redactValue } from './value';

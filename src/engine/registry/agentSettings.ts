@@ -4,7 +4,7 @@
  * set to false in `enabledPlugins`.
  */
 import { type ConfigLocations, projectKeys, projectSettingsFiles, userSettingsFile } from './configPaths';
-import type { JsonConfig } from './jsonConfig';
+import type { JsonConfig } from '../kernel/jsonConfig';
 import { isObject } from './mcpServers';
 
 export interface AgentSettings {

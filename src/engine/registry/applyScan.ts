@@ -8,7 +8,7 @@ import { displayPath } from './configPaths';
 import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';
 import type { ToolScope, ToolStatus, ToolType } from '../../shared/tools';
-import type { ConfigEntry, ConfigScan } from './toolTypes';
+import type { ConfigEntry, ConfigScan } from '../agents/toolTypes';
 
 export interface ScanApplied {
   /** Entries seen for the first time. */

@@ -2,8 +2,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { claudeConfigDirs } from '../transcripts/transcriptFiles';
-import { isWithin } from '../project/paths';
+import { claudeConfigDirs } from '../agents/claudeCode/transcriptFiles';
+import { isWithin } from '../kernel/paths';
 
 export interface ConfigLocationOptions {
   projectRoot: string;

@@ -4,15 +4,15 @@
  */
 import * as path from 'node:path';
 import { AGENT_ADAPTERS } from '../agents';
-import { isWithin } from '../project/paths';
+import { isWithin } from '../kernel/paths';
 import { type AgentSettings, claudeJsonProjectPath, readAgentSettings } from './agentSettings';
 import { type ConfigLocationOptions, type ConfigLocations, configLocations } from './configPaths';
-import { type JsonConfig, readJsonConfig } from './jsonConfig';
-import { type MarkdownOwner, agentEntries, commandEntries, skillEntries } from './markdownTools';
+import { type JsonConfig, readJsonConfig } from '../kernel/jsonConfig';
+import { type MarkdownOwner, agentEntries, commandEntries, skillEntries } from '../agents/markdownTools';
 import { serverEntries } from './mcpServers';
 import { pluginEntries } from './pluginScan';
 import { TOOL_SCOPES, type ToolScope } from '../../shared/tools';
-import type { ConfigEntry, ConfigScan, ScanProblem } from './toolTypes';
+import type { ConfigEntry, ConfigScan, ScanProblem } from '../agents/toolTypes';
 
 export interface ScanOptions extends ConfigLocationOptions {
   /** Read only these scopes, e.g. `['project']` after a project file changed (default: all). */

@@ -1,25 +1,12 @@
 /** The tool registry: config scan, discovery from use, staleness and demotion, ranking, server toggles. */
-export { type ScanApplied, applyScan } from './applyScan';
+export { applyScan } from './applyScan';
 export { type ScanOptions, scanConfigs } from './configScan';
 export { scanConfigsOffThread } from './scanOffThread';
 export { displayPath } from './configPaths';
 export { type DiscoveryResult, discoverFromUse } from './discovery';
-export { readFrontMatter } from './frontMatter';
+export { readFrontMatter } from '../kernel/frontMatter';
 export { type RankOptions, type RankedTool, rankTools, rankToolsInSteps } from './ranking';
-export {
-  type ServerToggleOptions,
-  type ServerTogglePlan,
-  planProjectServerEnabled,
-  writeProjectServerEnabled,
-} from './serverToggle';
-export type * from './toolTypes';
+export { planProjectServerEnabled, writeProjectServerEnabled } from './serverToggle';
+export type * from '../agents/toolTypes';
 // The tool vocabulary is shared with the host and the dashboard; it is declared in src/shared.
-export {
-  RANKING_STRATEGIES,
-  type RankingStrategy,
-  type ScoreParts,
-  type ToolOrigin,
-  type ToolScope,
-  type ToolStatus,
-  type ToolType,
-} from '../../shared/tools';
+export { RANKING_STRATEGIES, type RankingStrategy, type ToolScope } from '../../shared/tools';

@@ -1,11 +1,11 @@
 /** MCP server declarations in JSON config files, as one registry entry per server. */
 import type { JSONPath } from 'jsonc-parser';
 import { redactText } from '../redact';
-import type { JsonConfig, JsonMember } from './jsonConfig';
-import { clipDescription } from './markdownTools';
+import type { JsonConfig, JsonMember } from '../kernel/jsonConfig';
+import { clipDescription } from '../agents/markdownTools';
 import { serverEntryName } from './toolNames';
 import type { ToolScope } from '../../shared/tools';
-import type { ConfigEntry } from './toolTypes';
+import type { ConfigEntry } from '../agents/toolTypes';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -7,11 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentSettings } from './agentSettings';
 import { type ConfigLocations, projectKeys } from './configPaths';
-import type { JsonConfig } from './jsonConfig';
-import { agentEntries, clipDescription, commandEntries, skillEntries } from './markdownTools';
+import type { JsonConfig } from '../kernel/jsonConfig';
+import { agentEntries, clipDescription, commandEntries, skillEntries } from '../agents/markdownTools';
 import { type ServerOwner, isObject, pluginServerEntries, serverEntries } from './mcpServers';
 import { pluginServerKey } from './toolNames';
-import type { ConfigEntry, ScanProblem } from './toolTypes';
+import type { ConfigEntry, ScanProblem } from '../agents/toolTypes';
 
 function installedPluginsFile(locations: ConfigLocations): string {
   return path.join(locations.claudeDir, 'plugins', 'installed_plugins.json');

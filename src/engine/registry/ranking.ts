@@ -7,8 +7,8 @@
  * by lifetime use. Three queries whatever the registry's size; the extension host runs each as a task of its
  * own (`rankToolsInSteps`): the week's calls are some 20,000 rows at a year of heavy use.
  */
-import type { ProjectEngine } from '../project/projectEngine';
-import { runAtOnce, runInSteps, type Steps } from '../steps';
+import type { ProjectStore } from '../storage/projectStore';
+import { runAtOnce, runInSteps, type Steps } from '../kernel/steps';
 import { readRows } from './registryDb';
 import { toolAgents } from './toolAgents';
 import { configuredServerPrefix, serverToolPrefix } from './toolNames';
@@ -148,13 +148,13 @@ function compareRanked(a: RankedTool, b: RankedTool): number {
   );
 }
 
-export function rankTools(engine: Pick<ProjectEngine, 'db'>, options: RankOptions = {}): RankedTool[] {
+export function rankTools(engine: Pick<ProjectStore, 'db'>, options: RankOptions = {}): RankedTool[] {
   return runAtOnce(rankingSteps(engine, options));
 }
 
 /** `rankTools`, with `pause()` awaited after each query. Nothing else may write the database meanwhile. */
 export function rankToolsInSteps(
-  engine: Pick<ProjectEngine, 'db'>,
+  engine: Pick<ProjectStore, 'db'>,
   options: RankOptions = {},
   pause?: () => Promise<void>,
 ): Promise<RankedTool[]> {
@@ -162,7 +162,7 @@ export function rankToolsInSteps(
 }
 
 /** The ranking, yielding after each of its three queries. */
-export function* rankingSteps(engine: Pick<ProjectEngine, 'db'>, options: RankOptions): Steps<RankedTool[]> {
+export function* rankingSteps(engine: Pick<ProjectStore, 'db'>, options: RankOptions): Steps<RankedTool[]> {
   const strategy = options.strategy ?? 'frequency-share';
   const now = options.now ?? Date.now();
   const db = engine.db;

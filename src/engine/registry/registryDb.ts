@@ -1,10 +1,10 @@
 /** Database helpers shared by the registry's passes. */
 import type { BindParams, SqlValue } from 'sql.js';
-import type { ProjectEngine } from '../project/projectEngine';
+import type { ProjectStore } from '../storage/projectStore';
 import type { Row, Store } from '../storage/store';
 
 /** What the registry's write passes need of a project engine. */
-export type RegistryWriter = Pick<ProjectEngine, 'db' | 'role' | 'noteExternalChange'>;
+export type RegistryWriter = Pick<ProjectStore, 'db' | 'role' | 'noteExternalChange'>;
 
 /** A reader's database is replaced by the writer's next snapshot: writing to it would silently vanish. */
 export function assertWriter(engine: RegistryWriter, what: string): void {

@@ -6,10 +6,10 @@
  * the caller's thread.
  */
 import { Worker } from 'node:worker_threads';
-import { bundledScript } from '../bundledScript';
+import { bundledScript } from '../kernel/bundledScript';
 import { type ScanOptions, scanConfigs } from './configScan';
 import { configLocations } from './configPaths';
-import type { ConfigScan } from './toolTypes';
+import type { ConfigScan } from '../agents/toolTypes';
 
 /** Far beyond a real scan (milliseconds); only a file system that stops answering gets here. */
 const SCAN_TIMEOUT_MS = 20_000;

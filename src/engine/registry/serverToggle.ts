@@ -21,10 +21,10 @@ import {
   projectSettingsFiles,
   userSettingsFile,
 } from './configPaths';
-import { type JsonConfig, readJsonConfig } from './jsonConfig';
+import { type JsonConfig, readJsonConfig } from '../kernel/jsonConfig';
 import { isObject } from './mcpServers';
 import type { RankedTool } from './ranking';
-import type { ConfigScan } from './toolTypes';
+import type { ConfigScan } from '../agents/toolTypes';
 
 export interface ServerToggleOptions extends ConfigLocationOptions {
   /** The server's key as written in the config (`RankedTool.server` of its entry). */

@@ -1,5 +1,5 @@
 import type { Database } from 'sql.js';
-import { runAtOnce, runInSteps, type Steps } from '../steps';
+import { runAtOnce, runInSteps, type Steps } from '../kernel/steps';
 
 /**
  * Numbered migrations; `PRAGMA user_version` holds how many have run. Append only: a released migration

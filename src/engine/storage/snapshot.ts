@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PRIVATE_FILE_MODE } from './privateFiles';
+import { PRIVATE_FILE_MODE } from '../kernel/privateFiles';
 
 /**
  * Write bytes so that readers see either the old file or the new one, never a torn mix. The file is private

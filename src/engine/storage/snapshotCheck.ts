@@ -6,9 +6,9 @@
  */
 import * as fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { bundledScript } from '../bundledScript';
-import { NO_FOLLOW_NO_WAIT } from './privateFiles';
-import { loadSqlJs } from './sqlJs';
+import { bundledScript } from '../kernel/bundledScript';
+import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
+import { loadSqlJs } from '../kernel/sqlJs';
 
 /**
  * A file's bytes in memory another thread can read without a copy; undefined when there is no file. Throws

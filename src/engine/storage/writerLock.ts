@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PRIVATE_FILE_MODE } from './privateFiles';
+import { PRIVATE_FILE_MODE } from '../kernel/privateFiles';
 
 interface LockOwner {
   pid: number;

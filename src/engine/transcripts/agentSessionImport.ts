@@ -6,10 +6,10 @@
 import { AGENT_ADAPTERS } from '../agents';
 import { readSessionBytes } from '../agents/sessionBytes';
 import { visibleLine } from '../../shared/visibleText';
-import { recogniseClaudeTranscript } from './transcriptLine';
-import { sessionFileStamp } from './sessionFileGauge';
+import { recogniseClaudeTranscript } from '../agents/claudeCode/transcriptLine';
+import { sessionFileStamp } from '../agents/sessionBytes';
 import type { AgentAdapter, SessionFiles } from '../agents/adapter';
-import type { ProjectEngine } from '../project/projectEngine';
+import type { ProjectStore } from '../storage/projectStore';
 import { writeSessionItems } from './sessionItemRows';
 import type { RowCounts } from './transcriptRows';
 
@@ -78,7 +78,7 @@ export interface AgentImportResult extends RowCounts {
 
 /** Import the files that changed since they were last read, each in one transaction. */
 export async function importAgentSessions(
-  engine: ProjectEngine,
+  engine: ProjectStore,
   files: readonly AgentSessionFile[],
   options: { force?: boolean; signal?: AbortSignal } = {},
 ): Promise<AgentImportResult> {

@@ -7,18 +7,18 @@ import {
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ProjectEngine } from '../project/projectEngine';
-import { LineReader, fingerprint, stillHolds } from './appendedLines';
-import { parseTranscriptLine } from './transcriptLine';
+import type { ProjectStore } from '../storage/projectStore';
+import { LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
+import { parseTranscriptLine } from '../agents/claudeCode/transcriptLine';
 import {
   candidateTranscripts,
   claudeConfigDirs,
   isSubagentTranscript,
   listTranscripts,
   sessionIdFromPath,
-} from './transcriptFiles';
+} from '../agents/claudeCode/transcriptFiles';
 import { type RowCounts, type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
-import { yieldToHost } from '../yieldToHost';
+import { yieldToHost } from '../kernel/yieldToHost';
 
 /** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */
 const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -136,7 +136,7 @@ function emptyResult(): TranscriptImportResult {
  * and a grown file is read from where it ended.
  */
 export async function importTranscripts(
-  engine: ProjectEngine,
+  engine: ProjectStore,
   options: TranscriptImportOptions = {},
 ): Promise<TranscriptImportResult> {
   if (engine.role !== 'writer')
@@ -183,7 +183,7 @@ export async function importTranscripts(
  * older than `before`, so they get a summary; one whose transcript grew since is moved on or opened again.
  * Returns how many sessions changed.
  */
-function endIdleSessions(engine: ProjectEngine, before: number): number {
+function endIdleSessions(engine: ProjectStore, before: number): number {
   const db = engine.db;
   const changesBefore = db.number('SELECT total_changes()');
   db.run(
@@ -203,7 +203,7 @@ class TranscriptImport {
   private readonly reader = new LineReader();
 
   constructor(
-    private readonly engine: ProjectEngine,
+    private readonly engine: ProjectStore,
     private readonly options: TranscriptImportOptions,
   ) {}
 

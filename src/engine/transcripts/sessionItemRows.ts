@@ -10,7 +10,7 @@ import { type MemoryItem, analyseAgentEvent } from '../memory/eventMemory';
 import { ObservationWriter } from '../memory/observationWriter';
 import { foldedDetail } from '../history/compaction';
 import type { Store } from '../storage/store';
-import { observedNear } from './sharedActivity';
+import { observedNear } from '../log/sharedActivity';
 import { type RowCounts, storedText, upsertImportedSession } from './transcriptRows';
 
 interface SessionFacts {

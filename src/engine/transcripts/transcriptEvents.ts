@@ -5,9 +5,9 @@
  * subagent's Task also that subagent's SubagentStop.
  */
 import { claudePayloads } from '../agents/claudeCode/payload';
-import type { EventPayload } from '../log/eventLine';
+import type { EventPayload } from '../events/eventLine';
 import { type MemoryItem, analyseAgentEvent } from '../memory/eventMemory';
-import { type Json, type ToolResult, contentText } from './transcriptLine';
+import { type Json, type ToolResult, contentText } from '../agents/claudeCode/transcriptLine';
 
 /** What every hook payload of the session carries. */
 export interface EventBase {

@@ -6,10 +6,10 @@ import { ObservationWriter } from '../memory/observationWriter';
 import { foldedDetail } from '../history/compaction';
 import { redactText } from '../redact';
 import type { Store } from '../storage/store';
-import { promptText } from './promptText';
-import { observedNear } from './sharedActivity';
+import { promptText } from '../agents/claudeCode/promptText';
+import { observedNear } from '../log/sharedActivity';
 import { type EventBase, compactionMemory, promptMemory, toolCallMemory } from './transcriptEvents';
-import type { Json, TranscriptEntry } from './transcriptLine';
+import type { Json, TranscriptEntry } from '../agents/claudeCode/transcriptLine';
 
 /** What a transcript file says about itself, beyond its lines. */
 export interface TranscriptFileContext {

@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type Json, findInGroups, groupsOf, hooksSection } from '../hookJson';
 import { JsoncDocument } from '../jsoncEdit';
-import { resolveHome } from '../../project/paths';
-import { findNodeOnPath, stableRecorderPath } from '../recorderInstall';
+import { resolveHome } from '../../kernel/paths';
+import { findNodeOnPath, type RecorderRuntime, stableRecorderPath } from '../recorderInstall';
 import { isSpoolCommand, spoolCommandFor } from '../spoolCommand';
 
 export type HookScope = 'project' | 'local' | 'user';
@@ -58,13 +58,6 @@ export function claudeSettingsPath(
 
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
-}
-
-export interface RecorderRuntime {
-  /** Absolute path of the Node runtime that runs the recorder. */
-  node: string;
-  /** True when `node` is VS Code's own Electron binary, which acts as Node only with this variable set. */
-  electronRunAsNode?: boolean;
 }
 
 /** The recorder wherever Context Deck is installed: the same home the recorder itself defaults to. */

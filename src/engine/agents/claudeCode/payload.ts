@@ -3,7 +3,7 @@
  * `session_id`, `tool_input` in the tool's own argument names. Codex CLI sends the same shape, so a
  * payload of this shape alone is only a guess (1); Codex's own marks make it certain there.
  */
-import { type EventPayload, stringField } from '../../log/eventLine';
+import { type EventPayload, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
 import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';

@@ -7,8 +7,8 @@
 import * as path from 'node:path';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { redactText } from '../../redact';
-import { MAX_MEMBERS, MAX_NESTING } from '../../registry/jsonConfig';
-import { configMaxBytes, readBounded } from '../../files/boundedRead';
+import { MAX_MEMBERS, MAX_NESTING } from '../../kernel/jsonConfig';
+import { configMaxBytes, readBounded } from '../../kernel/boundedRead';
 import type { DeclaredServer, ToolConfig } from '../adapter';
 import { codexHome } from './paths';
 import { codexMcpToolName } from './toolKinds';

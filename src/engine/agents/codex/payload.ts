@@ -7,7 +7,7 @@
  * `{"output", "metadata": {"exit_code"}}` as text, and an MCP tool answers with its `CallToolResult`.
  * Light on purpose: the recorder runs this on every hook call.
  */
-import { type EventPayload, recorderFields, stringField } from '../../log/eventLine';
+import { type EventPayload, recorderFields, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
 import type { AgentEvent, EventKind, ToolCall } from '../types';

@@ -13,7 +13,7 @@
  * line's timestamp or position in the file.
  */
 import { createHash } from 'node:crypto';
-import { toEpochMs } from '../../log/eventLine';
+import { toEpochMs } from '../../events/eventLine';
 import { leadingFields } from '../jsonPrefix';
 import type { SessionItem } from '../adapter';
 import type { ToolCall, ToolOutcome } from '../types';

@@ -7,7 +7,7 @@
  * PostToolUseFailure, `error`. An event configured in camelCase gets `sessionId`, a numeric `timestamp`,
  * `toolName`, `toolArgs`, `toolResult: { resultType, textResultForLlm }`, and no event name at all.
  */
-import { type EventPayload, stringField } from '../../log/eventLine';
+import { type EventPayload, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
 import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';

@@ -16,19 +16,8 @@ export const opencodeAdapter: AgentAdapter = {
   memoryServer: opencodeMemoryServer,
 };
 
-export {
-  PLUGIN_FILE_NAME,
-  type PluginRecorder,
-  isContextDeckPlugin,
-  pluginSource,
-  recorderFromCommand,
-} from './plugin';
-export {
-  ForeignPluginError,
-  type OpencodeScope,
-  opencodeConfigDir,
-  opencodePluginPath,
-} from './pluginInstaller';
-export { type ReadOptions, type StoreRead, findSessionFiles, readOpencodeStore } from './sessionStore';
+export { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource, recorderFromCommand } from './plugin';
+export { ForeignPluginError, opencodeConfigDir, opencodePluginPath } from './pluginInstaller';
+export { findSessionFiles, readOpencodeStore } from './sessionStore';
 export { mcpServerOf, mcpToolName, opencodeAgentType, toolCall } from './toolKinds';
-export { type WalReplay, applyWal, readWalSnapshot } from './walRead';
+export { applyWal, readWalSnapshot } from './walRead';

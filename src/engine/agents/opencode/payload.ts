@@ -5,7 +5,7 @@
  * vocabulary, `session_id`, `cwd` and the event's `properties` (tool parts slimmed).
  * Light on purpose: the recorder runs this on every event.
  */
-import { type EventPayload, recorderFields, stringField } from '../../log/eventLine';
+import { type EventPayload, recorderFields, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
 import type { AgentEvent, EventKind } from '../types';
 import { opencodeAgentType, toolCall } from './toolKinds';

@@ -24,7 +24,6 @@ export { vscodeToolOutcome } from './payload';
 export { vscodeToolKind, vscodeMcpToolName } from './toolKinds';
 export {
   VSCODE_RECORDED_EVENTS,
-  type VscodeHookScope,
   isVscodeRecorderCommand,
   planVscodeConnect,
   planVscodeDisconnect,

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import { redactText } from '../../redact';
-import { clipDescription } from '../../registry/markdownTools';
+import { clipDescription } from '../markdownTools';
 import type { ToolConfig } from '../adapter';
 import type { Json } from '../hookJson';
 import { type ServerConfigFile, serversInJsonFiles } from '../jsonServers';

@@ -7,7 +7,7 @@
  * docs still, use camelCase `hookEventName` and `sessionId`. Tool fields are snake_case in both; `tool_input`
  * holds the tool's own camelCase arguments and `tool_response` is the text of the result.
  */
-import { type EventPayload, stringField } from '../../log/eventLine';
+import { type EventPayload, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
 import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';

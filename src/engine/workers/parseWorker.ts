@@ -1,8 +1,8 @@
 /** The parse worker's entry (bundled as dist/parseWorker.js): reads and parses the chunks asked for. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readChunk } from './chunkParse';
-import type { ParseWorkerData, ReadReply, ReadRequest } from './chunkReaders';
-import { routerFor } from './routing';
+import { readChunk } from '../log/chunkParse';
+import type { ParseWorkerData, ReadReply, ReadRequest } from '../log/chunkReaders';
+import { routerFor } from '../log/routing';
 
 const { routes, chunkBytes } = workerData as ParseWorkerData;
 const belongsHere = routerFor(routes);

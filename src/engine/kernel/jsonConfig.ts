@@ -13,7 +13,7 @@ import {
   parseTree,
   printParseErrorCode,
 } from 'jsonc-parser';
-import { configMaxBytes, readBounded } from '../files/boundedRead';
+import { configMaxBytes, readBounded } from './boundedRead';
 
 /** Deeper than any real config (they nest 3-6 levels), far below what overflows the parsers' recursion. */
 export const MAX_NESTING = 100;

@@ -4,13 +4,13 @@
  * code is compiled before the host needs it. What it writes is thrown away.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { latestModel } from '../project/sessions';
+import { latestModel } from '../memory/sessions';
 import { memoryCounts } from '../memory/stats';
 import { searchObservations } from '../memory/search';
 import { rankTools } from '../registry/ranking';
-import { migrate } from './schema';
-import { sqlJsOn } from './sqlJs';
-import { Store } from './store';
+import { migrate } from '../storage/schema';
+import { sqlJsOn } from '../kernel/sqlJs';
+import { Store } from '../storage/store';
 
 const { module } = workerData as { module: WebAssembly.Module };
 

@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NO_FOLLOW_NO_WAIT } from '../storage/privateFiles';
+import { NO_FOLLOW_NO_WAIT } from './privateFiles';
 
 /** A repository's config files (JSON, TOML): real ones are a few KB. */
 export const CONFIG_MAX_BYTES = 1024 * 1024;

@@ -9,10 +9,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CONFIG_MAX_BYTES, readBounded } from '../files/boundedRead';
-import { FolderWalk } from '../files/folderWalk';
-import { readFrontMatter } from '../registry/frontMatter';
-import { encodeProjectDir } from './transcriptFiles';
+import { CONFIG_MAX_BYTES, readBounded } from '../kernel/boundedRead';
+import { FolderWalk } from '../kernel/folderWalk';
+import { readFrontMatter } from '../kernel/frontMatter';
+import { encodeProjectDir } from '../agents/claudeCode/transcriptFiles';
 
 export interface MemoryFile {
   file: string;

@@ -1,15 +1,19 @@
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { type Fingerprint, LineReader, fingerprint, stillHolds } from './appendedLines';
+import { type Fingerprint, LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
 import type { Compaction, ContextForecast } from '../../shared/context';
-import type { ContextItem } from '../pruning/advisor';
+import type { ContextItem } from './contextItems';
 import { type DiskFacts, NO_DISK_FACTS, readDiskFacts } from './breakdownDisk';
 import type { ContextBreakdown } from './breakdownTypes';
 import { BreakdownTracker } from './contextBreakdown';
 import { ContextItemsTracker } from './contextItems';
 import { forecastContext } from './contextForecast';
-import { type TranscriptEntry, contextTokens, parseTranscriptLine } from './transcriptLine';
+import {
+  type TranscriptEntry,
+  contextTokens,
+  parseTranscriptLine,
+} from '../agents/claudeCode/transcriptLine';
 
 const DEFAULT_CONTEXT_WINDOW = 200_000;
 const LARGE_CONTEXT_WINDOW = 1_000_000;

@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '../engine/recording';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../kernel/privateFiles';
 
 /** Claims older than this are swept away (the copies of one event arrive within the hook timeout). */
 const KEEP_CLAIMS_MS = 10 * 60_000;

@@ -13,21 +13,19 @@
  * Every cut is listed in `_cd.capped` as `{path, bytes, kept, reason}` (`bytes`: the original UTF-8 size,
  * `kept`: characters kept, `reason`: length | nesting | line).
  */
+import { normalisePayload, readPayload } from '../agents/payloads';
+import type { AgentId, EventKind } from '../agents/types';
+import { RECORDER_KEY } from '../events/eventLine';
 import {
-  type AgentId,
   cutMarker,
   type CutNote,
-  type EventKind,
   joinPath,
-  normalisePayload,
-  readPayload,
-  RECORDER_KEY,
   redactAndCut,
   redactValue,
   sliceSafe,
   unescapeJson,
-} from '../engine/recording';
-import { eventKey } from './duplicates';
+} from '../redact';
+import { eventKey } from './duplicateEvents';
 
 /** Longest string kept, in characters. */
 export const STRING_CAP = 64 * 1024;

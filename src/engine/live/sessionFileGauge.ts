@@ -6,8 +6,8 @@
  * prompt the file holds (Codex's base instructions and AGENTS.md) by their characters, the rest being the
  * tools; the conversation is the total less that.
  */
-import * as fs from 'node:fs';
 import type { SessionFiles, SessionItem } from '../agents/adapter';
+import { sessionFileStamp } from '../agents/sessionBytes';
 import { estimate } from './breakdownCompose';
 import type { BreakdownCategory, Compaction } from '../../shared/context';
 import type { ContextBreakdown } from './breakdownTypes';
@@ -62,29 +62,6 @@ export interface SessionGaugeOptions extends Pick<ContextGaugeOptions, 'window' 
   /** The session to follow in a file that holds several (opencode's database); default: its first. */
   sessionId?: string;
   projectRoot?: string;
-}
-
-/**
- * What tells that a session file changed: its size and time, and those of its write-ahead log (a database
- * in WAL mode, like opencode's, grows its `-wal` file while the main file stays as it was).
- */
-export function sessionFileStamp(file: string): { key: string; size: number; mtimeMs: number } | undefined {
-  let main: fs.Stats;
-  try {
-    main = fs.statSync(file);
-  } catch {
-    return undefined;
-  }
-  let size = main.size;
-  let mtimeMs = main.mtimeMs;
-  try {
-    const wal = fs.statSync(`${file}-wal`);
-    size += wal.size;
-    mtimeMs = Math.max(mtimeMs, wal.mtimeMs);
-  } catch {
-    // No write-ahead log: the file alone.
-  }
-  return { key: `${size}:${mtimeMs}`, size, mtimeMs };
 }
 
 /**

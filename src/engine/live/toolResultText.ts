@@ -1,6 +1,6 @@
 /** A tool result exactly as the model read it, looked up in the transcript by its tool call's id. */
 import * as fs from 'node:fs';
-import { LineReader } from './appendedLines';
+import { LineReader } from '../kernel/appendedLines';
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
 

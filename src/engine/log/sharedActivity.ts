@@ -4,7 +4,7 @@
  * claiming its twin). A compaction or a subagent's report has no key: the same session and source within
  * a few minutes (and, for a report, the same words) is the same one.
  */
-import { PROMPT_WIDTH, type ParsedChunk, TOOL_CALL_WIDTH } from '../log/chunkParse';
+import { PROMPT_WIDTH, type ParsedChunk, TOOL_CALL_WIDTH } from './chunkParse';
 import type { ObservationSource } from '../memory/types';
 import type { Store } from '../storage/store';
 

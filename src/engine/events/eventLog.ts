@@ -1,8 +1,8 @@
 /** Writing to the event log: every writer (recorder, CLI, MCP server, host) appends the same way. */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { eventsDir } from '../project/paths';
-import { NO_FOLLOW_NO_WAIT, PRIVATE_FILE_MODE, makePrivateDir } from '../storage/privateFiles';
+import { eventsDir } from '../kernel/paths';
+import { NO_FOLLOW_NO_WAIT, PRIVATE_FILE_MODE, makePrivateDir } from '../kernel/privateFiles';
 
 /** Read and write (to see the last byte), append, create private; never through a link, never waiting. */
 const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW_NO_WAIT;

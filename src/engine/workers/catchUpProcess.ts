@@ -1,8 +1,8 @@
 /** The catch-up process's entry (bundled as dist/catchUpProcess.js): reads a backlog for the host (catchUp.ts). */
 import type { IngestOptions, IngestResult } from '../log/ingest';
-import type { CatchUpJob, CatchUpReport, CatchUpRequest, CatchUpResult } from './catchUp';
-import { FoldAsRead } from './derivedViews';
-import { ProjectEngine } from './projectEngine';
+import type { CatchUpJob, CatchUpReport, CatchUpRequest, CatchUpResult } from '../project/catchUp';
+import { FoldAsRead } from '../project/derivedViews';
+import { ProjectEngine } from '../project/projectEngine';
 
 /** The dashboard follows the counts; more often than this would only cost the catch-up. */
 const PROGRESS_EVERY_MS = 250;

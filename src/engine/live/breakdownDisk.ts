@@ -5,8 +5,8 @@
  * come from the listing in the transcript instead, which current Claude Code writes.
  */
 import * as path from 'node:path';
-import { agentEntries, skillEntries } from '../registry/markdownTools';
-import type { ConfigEntry } from '../registry/toolTypes';
+import { agentEntries, skillEntries } from '../agents/markdownTools';
+import type { ConfigEntry } from '../agents/toolTypes';
 import { type MemoryFile, readMemoryFiles } from './memoryFiles';
 
 export interface NamedFile {

@@ -18,9 +18,9 @@ import type { DiskFacts } from './breakdownDisk';
 import { type FixedEntry, type Part, composeBreakdown, estimate } from './breakdownCompose';
 import { clip, describeResult, shownPath } from './breakdownLabels';
 import { type ContextCommandFigures, contextCommandFigures } from './contextCommandOutput';
-import { promptText, slashCommand } from './promptText';
-import type { ToolUse, TranscriptAttachment, TranscriptEntry } from './transcriptLine';
-import { contextTokens } from './transcriptLine';
+import { promptText, slashCommand } from '../agents/claudeCode/promptText';
+import type { ToolUse, TranscriptAttachment, TranscriptEntry } from '../agents/claudeCode/transcriptLine';
+import { contextTokens } from '../agents/claudeCode/transcriptLine';
 import { largestRemainder } from './tokenShares';
 
 /** A recorded output count below this share of what the response's text needs is a streaming placeholder. */

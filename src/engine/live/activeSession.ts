@@ -6,13 +6,13 @@ import * as fs from 'node:fs';
 import { AGENT_ADAPTERS, adapterOf } from '../agents';
 import { measuresContextOf } from '../agents/adapter';
 import type { AgentId } from '../agents/types';
-import { expandTilde } from '../project/paths';
-import { latestMeasurableSessions } from '../project/sessions';
+import { expandTilde } from '../kernel/paths';
+import { latestMeasurableSessions } from '../memory/sessions';
 import type { Store } from '../storage/store';
-import { sessionFileOwner } from './agentSessionImport';
+import { sessionFileOwner } from '../transcripts/agentSessionImport';
 import { ContextGauge, type ContextGaugeOptions } from './contextGauge';
 import { SessionFileGauge } from './sessionFileGauge';
-import { findActiveTranscript } from './transcriptFiles';
+import { findActiveTranscript } from '../agents/claudeCode/transcriptFiles';
 
 export interface ActiveSession {
   agent: AgentId;

@@ -1,8 +1,8 @@
 /** Tools declared as markdown files: skills (`<name>/SKILL.md`), slash commands and subagents (`*.md`). */
 import * as path from 'node:path';
-import { MARKDOWN_HEAD_BYTES, readBounded } from '../files/boundedRead';
-import { FolderWalk } from '../files/folderWalk';
-import { readFrontMatter } from './frontMatter';
+import { MARKDOWN_HEAD_BYTES, readBounded } from '../kernel/boundedRead';
+import { FolderWalk } from '../kernel/folderWalk';
+import { readFrontMatter } from '../kernel/frontMatter';
 import type { ToolScope } from '../../shared/tools';
 import type { ConfigEntry, ScanProblem } from './toolTypes';
 

@@ -1,0 +1,102 @@
+/**
+ * The import rules of src/ and webview/, checked by `npm run lint` (dependency-cruiser). ARCHITECTURE.md draws
+ * the same picture. Type-only imports count: a type that a lower layer needs is declared in that layer.
+ */
+
+/** The engine's layers, bottom first: a folder imports only the folders before it (and src/shared). */
+const ENGINE_LAYERS = [
+  ['kernel', 'paths, files read with bounds, private files, steps, yielding, hashing, the sql.js loader'],
+  ['redact', 'the table of redaction rules'],
+  ['events', 'the event vocabulary: a line of the event log, and appending one'],
+  ['agents', 'one adapter per agent: its hook payloads, session files, transcripts and tool configs'],
+  ['storage', 'the database: schema, store, snapshots, the writer lock'],
+  ['memory', 'observations and sessions: their writer and their queries'],
+  ['registry', 'the tool registry: config scan, discovery from use, ranking, server switches'],
+  ['history', 'folding old history'],
+  ['log', 'ingest: the event log read into the database'],
+  ['transcripts', "ingest of past sessions: Claude Code's transcripts and the other agents' session files"],
+  ['live', 'the live context window: gauge, breakdown, forecast'],
+  ['context', 'what the next session starts with, and what the agent is told'],
+  ['pruning', 'advice on what to drop from the context'],
+  ['project', 'the project facade: one project, its lifetime and its derived views'],
+  ['workers', 'entry scripts of worker threads and the catch-up child process'],
+];
+
+const layerRules = ENGINE_LAYERS.slice(0, -1).map(([name, holds], index) => {
+  const above = ENGINE_LAYERS.slice(index + 1).map(([upper]) => upper);
+  return {
+    name: `engine-layer-${name}`,
+    comment: `src/engine/${name}/ (${holds}) imports only the layers below it, never ${above.join(', ')}, nor the facades src/engine/index.ts and recorder.ts`,
+    severity: 'error',
+    from: { path: `^src/engine/${name}/` },
+    to: { path: [`^src/engine/(${above.join('|')})/`, '^src/engine/[^/]+\\.ts$'] },
+  };
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle anywhere in src/ or webview/ (type-only imports included).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: 'engine-workers-are-entries',
+      comment:
+        'src/engine/workers/ holds entry scripts, bundled on their own and started by path: nothing imports them.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/engine/workers/' },
+    },
+    {
+      name: 'engine-through-its-facade',
+      comment:
+        'The host, the CLI and the MCP server reach the engine through src/engine/index.ts; the hook recorder, which starts on every hook call, through src/engine/recorder.ts. The store and its SQL stay inside src/engine.',
+      severity: 'error',
+      from: { path: '^src/(host|cli|mcp|hook)/' },
+      to: { path: '^src/engine/', pathNot: ['^src/engine/index\\.ts$', '^src/engine/recorder\\.ts$'] },
+    },
+    {
+      name: 'hook-recorder-only',
+      comment:
+        'The hook recorder loads only src/engine/recorder.ts: the full engine would cost every hook call its load time.',
+      severity: 'error',
+      from: { path: '^src/hook/' },
+      to: { path: '^src/engine/index\\.ts$' },
+    },
+    {
+      name: 'engine-below-its-users',
+      comment:
+        'The engine runs in the host, the CLI, the MCP server, workers and tests: it never imports them.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^(src/(host|cli|mcp|hook)|webview)/' },
+    },
+    {
+      name: 'shared-at-the-bottom',
+      comment:
+        'src/shared is the vocabulary that the engine, the host and the webview share: it imports none of them.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^(src/(engine|host|cli|mcp|hook)|webview)/' },
+    },
+    {
+      name: 'webview-apart',
+      comment:
+        'The webview runs in the browser: it talks to the host only through messages declared in src/shared/protocol.ts.',
+      severity: 'error',
+      from: { path: '^webview/' },
+      to: { path: '^src/(engine|host|cli|mcp|hook)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|test-output)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+  },
+};

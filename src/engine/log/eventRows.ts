@@ -1,14 +1,14 @@
 import { BatchInsert } from '../storage/batchInsert';
 import { countEvents, firstNewEventId } from './eventCounters';
-import { PROMPT_WIDTH, type ParsedChunk, REJECT_WIDTH, SESSION_WIDTH, TOOL_CALL_WIDTH } from './chunkParse';
+import { type ParsedChunk, REJECT_WIDTH, SESSION_WIDTH, TOOL_CALL_WIDTH } from './chunkParse';
 import { ObservationWriter } from '../memory/observationWriter';
 import { PromptRows } from './promptRows';
+import { dropImportedActivity } from './sharedActivity';
 import type { Store } from '../storage/store';
 
 /** Writes a parsed chunk's rows (event counters, sessions, tool calls, prompts, observations, rejects) inside an open transaction. */
 export class EventRowWriter {
   private readonly toolCalls: BatchInsert;
-  private readonly prompts: PromptRows;
   private readonly sessionRows: BatchInsert;
   private readonly rejects: BatchInsert;
 
@@ -19,7 +19,6 @@ export class EventRowWriter {
       ['event_id', 'tool_use_id', 'session_id', 'tool_name', 'success', 'duration_ms', 'error', 'at'],
       'INSERT OR IGNORE',
     );
-    this.prompts = new PromptRows(store);
     this.sessionRows = new BatchInsert(
       store,
       'sessions',
@@ -57,10 +56,15 @@ export class EventRowWriter {
     ]);
   }
 
-  /** Write one chunk of `fileId`'s lines (consuming it: event indexes become ids in place); rejects are stamped `rejectedAt`. */
+  /**
+   * Write one chunk of `fileId`'s lines (consuming it: event indexes become ids in place), less what an import
+   * recorded first; rejects are stamped `rejectedAt`.
+   */
   write(parsed: ParsedChunk, fileId: number, rejectedAt: number): void {
+    const prompts = new PromptRows(this.store, parsed.prompts);
+    dropImportedActivity(this.store, parsed, prompts.claimingEvents());
     const firstEventId = firstNewEventId(this.store);
-    const { events, toolCalls, prompts, sessions, rejects } = parsed;
+    const { events, toolCalls, sessions, rejects } = parsed;
     // First, so the summariser reads its sessions' state as it was before this chunk.
     if (parsed.memory.length > 0) {
       const observations = new ObservationWriter(this.store);
@@ -80,15 +84,7 @@ export class EventRowWriter {
     }
     this.toolCalls.flush();
 
-    for (let i = 0; i < prompts.length; i += PROMPT_WIDTH) {
-      this.prompts.add({
-        eventId: firstEventId + (prompts[i] as number),
-        sessionId: prompts[i + 1] as string | null,
-        text: prompts[i + 2] as string,
-        at: prompts[i + 3] as number,
-      });
-    }
-    this.prompts.flush();
+    prompts.write(firstEventId);
 
     for (let i = 0; i < sessions.length; i += SESSION_WIDTH) this.sessionRows.addFrom(sessions, i);
     this.sessionRows.flush();

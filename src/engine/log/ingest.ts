@@ -7,7 +7,6 @@ import { EventRowWriter } from './eventRows';
 import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
 import type { Routes } from './routing';
 import type { Store } from '../storage/store';
-import { dropImportedActivity } from './sharedActivity';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { yieldToHost } from '../kernel/yieldToHost';
 import type { IngestProgress } from '../../shared/protocol';
@@ -399,7 +398,6 @@ export class Ingestor {
         const events = parsed.events.length / EVENT_WIDTH;
         const rejected = parsed.rejects.length / REJECT_WIDTH;
         this.store.transaction(() => {
-          dropImportedActivity(this.store, parsed);
           rows.write(parsed, plan.row.id, this.now());
           const newOffset = offset + chunk.length;
           const fingerprint = fingerprintOf(fd, newOffset);

@@ -1,61 +1,76 @@
 import { BatchInsert } from '../storage/batchInsert';
 import type { Store } from '../storage/store';
-
-interface HookPrompt {
-  eventId: number;
-  sessionId: string | null;
-  text: string;
-  at: number;
-}
+import { PROMPT_WIDTH } from './chunkParse';
 
 /**
- * Prompts from hook events of one chunk. A transcript import may have recorded a prompt first: the hook
- * event then claims that row (same session and text, nearest in time) instead of adding one. Claims are
- * looked up once per chunk, not once per prompt: each query costs tens of microseconds in sql.js.
+ * A chunk's hook prompts (chunkParse's flat `prompts`, PROMPT_WIDTH values each). A transcript import may have
+ * recorded a prompt first: the hook event then claims that row (same session and text, nearest in time)
+ * instead of adding one. The claims are planned before anything of the chunk is written, since the memory
+ * of a claiming event is dropped (sharedActivity.ts); they are looked up once per chunk, not once per prompt:
+ * each query costs tens of microseconds in sql.js.
  */
 export class PromptRows {
-  private pending: HookPrompt[] = [];
+  /** Offset of a claiming prompt in the chunk's `prompts` -> the imported row it claims. */
+  private claims = new Map<number, number>();
   private readonly rows: BatchInsert;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly prompts: Array<number | string | null>,
+  ) {
     this.rows = new BatchInsert(store, 'prompts', ['event_id', 'session_id', 'text', 'at']);
+    this.claims = this.planClaims();
   }
 
-  add(prompt: HookPrompt): void {
-    this.pending.push(prompt);
+  /** The chunk's events (as indexes in the chunk) whose prompt claims an imported row. */
+  claimingEvents(): number[] {
+    return [...this.claims.keys()].map((offset) => this.prompts[offset] as number);
   }
 
-  flush(): void {
-    const prompts = this.pending;
-    this.pending = [];
-    if (prompts.length === 0) return;
-    const claimable = this.importedRows(prompts);
-    for (const prompt of prompts) {
-      const candidates =
-        prompt.sessionId === null ? undefined : claimable.get(`${prompt.sessionId}\u0000${prompt.text}`);
-      if (candidates && candidates.length > 0) {
-        let nearest = 0;
-        for (let i = 1; i < candidates.length; i++)
-          if (Math.abs(candidates[i].at - prompt.at) < Math.abs(candidates[nearest].at - prompt.at))
-            nearest = i;
-        const [claimed] = candidates.splice(nearest, 1);
-        this.store.run('UPDATE prompts SET event_id = ? WHERE id = ?', [prompt.eventId, claimed.id]);
-      } else {
-        this.rows.add([prompt.eventId, prompt.sessionId, prompt.text, prompt.at]);
-      }
+  /** Write the prompts, their events' ids now `firstEventId` + index; inside the chunk's transaction. */
+  write(firstEventId: number): void {
+    const prompts = this.prompts;
+    for (let i = 0; i < prompts.length; i += PROMPT_WIDTH) {
+      const eventId = firstEventId + (prompts[i] as number);
+      const claimed = this.claims.get(i);
+      if (claimed !== undefined)
+        this.store.run('UPDATE prompts SET event_id = ? WHERE id = ?', [eventId, claimed]);
+      else this.rows.add([eventId, prompts[i + 1], prompts[i + 2], prompts[i + 3]]);
     }
     this.rows.flush();
   }
 
+  /** Each unclaimed imported prompt is claimed once, in event order, by the nearest hook prompt in time. */
+  private planClaims(): Map<number, number> {
+    const claims = new Map<number, number>();
+    const claimable = this.importedRows();
+    if (claimable.size === 0) return claims;
+    const prompts = this.prompts;
+    for (let i = 0; i < prompts.length; i += PROMPT_WIDTH) {
+      if (prompts[i + 1] === null) continue;
+      const candidates = claimable.get(`${String(prompts[i + 1])}\u0000${String(prompts[i + 2])}`);
+      if (!candidates || candidates.length === 0) continue;
+      const at = prompts[i + 3] as number;
+      let nearest = 0;
+      for (let c = 1; c < candidates.length; c++)
+        if (Math.abs(candidates[c].at - at) < Math.abs(candidates[nearest].at - at)) nearest = c;
+      const [claimed] = candidates.splice(nearest, 1);
+      claims.set(i, claimed.id);
+    }
+    return claims;
+  }
+
   /** Unclaimed imported prompts of the chunk's sessions, by session and text. */
-  private importedRows(prompts: HookPrompt[]): Map<string, Array<{ id: number; at: number }>> {
-    const sessions = [...new Set(prompts.map((prompt) => prompt.sessionId).filter((id) => id !== null))];
+  private importedRows(): Map<string, Array<{ id: number; at: number }>> {
+    const sessions = new Set<string>();
+    for (let i = 0; i < this.prompts.length; i += PROMPT_WIDTH)
+      if (this.prompts[i + 1] !== null) sessions.add(String(this.prompts[i + 1]));
     const byKey = new Map<string, Array<{ id: number; at: number }>>();
-    if (sessions.length === 0) return byKey;
+    if (sessions.size === 0) return byKey;
     const rows = this.store.all(
       `SELECT id, session_id, text, at FROM prompts
        WHERE session_id IN (SELECT value FROM json_each(?)) AND event_id IS NULL AND source_key IS NOT NULL`,
-      [JSON.stringify(sessions)],
+      [JSON.stringify([...sessions])],
     );
     for (const row of rows) {
       const key = `${String(row.session_id)}\u0000${String(row.text)}`;

@@ -4,7 +4,7 @@
  * claiming its twin). A compaction or a subagent's report has no key: the same session and source within
  * a few minutes (and, for a report, the same words) is the same one.
  */
-import { PROMPT_WIDTH, type ParsedChunk, TOOL_CALL_WIDTH } from './chunkParse';
+import { type ParsedChunk, TOOL_CALL_WIDTH } from './chunkParse';
 import type { ObservationSource } from '../memory/types';
 import type { Store } from '../storage/store';
 
@@ -42,16 +42,18 @@ export function observedNear(store: Store, probe: ObservationProbe, imported: bo
 }
 
 /**
- * Drop from a chunk of hook events the memory of what an import already remembered. Call in the chunk's
- * transaction before its rows are written; a project that never imported pays one lookup.
+ * Drop from a chunk of hook events the memory of what an import already remembered (`claimingPrompts`: the
+ * events whose prompt claims an imported row, see promptRows.ts). Call in the chunk's transaction before its
+ * rows are written; a project that never imported pays one lookup.
  */
-export function dropImportedActivity(store: Store, parsed: ParsedChunk): void {
+export function dropImportedActivity(
+  store: Store,
+  parsed: ParsedChunk,
+  claimingPrompts: readonly number[],
+): void {
   if (parsed.memory.length === 0 || !store.get('SELECT 1 AS found FROM transcript_files LIMIT 1')) return;
   const events = new Set(parsed.memory.map((entry) => entry.event));
-  const recorded = new Set([
-    ...importedToolCalls(store, parsed, events),
-    ...claimedPrompts(store, parsed, events),
-  ]);
+  const recorded = new Set([...importedToolCalls(store, parsed, events), ...claimingPrompts]);
   parsed.memory = parsed.memory.filter(({ event, sessionId, at, item }) => {
     if (recorded.has(event)) return false;
     if (!('draft' in item) || sessionId === null) return true;
@@ -79,34 +81,4 @@ function importedToolCalls(store: Store, parsed: ParsedChunk, events: ReadonlySe
       [JSON.stringify([...byUseId.keys()])],
     )
     .map((row) => byUseId.get(String(row.tool_use_id))!);
-}
-
-/**
- * Events of prompts that will claim an imported row instead of adding one: as PromptRows does, each
- * imported, unclaimed prompt of the same session and text is claimed once, in event order.
- */
-function claimedPrompts(store: Store, parsed: ParsedChunk, events: ReadonlySet<number>): number[] {
-  const prompts = parsed.prompts;
-  const sessions = new Set<string>();
-  for (let i = 0; i < prompts.length; i += PROMPT_WIDTH)
-    if (prompts[i + 1] !== null) sessions.add(String(prompts[i + 1]));
-  if (sessions.size === 0) return [];
-  const claimable = new Map<string, number>();
-  for (const row of store.all(
-    `SELECT session_id, text, count(*) AS n FROM prompts
-     WHERE session_id IN (SELECT value FROM json_each(?)) AND event_id IS NULL AND source_key IS NOT NULL
-     GROUP BY session_id, text`,
-    [JSON.stringify([...sessions])],
-  ))
-    claimable.set(`${String(row.session_id)}\u0000${String(row.text)}`, Number(row.n));
-  const claimed: number[] = [];
-  for (let i = 0; i < prompts.length; i += PROMPT_WIDTH) {
-    if (prompts[i + 1] === null) continue;
-    const key = `${String(prompts[i + 1])}\u0000${String(prompts[i + 2])}`;
-    const left = claimable.get(key) ?? 0;
-    if (left === 0) continue;
-    claimable.set(key, left - 1);
-    if (events.has(prompts[i] as number)) claimed.push(prompts[i] as number);
-  }
-  return claimed;
 }

@@ -11,7 +11,7 @@ import { sessionFileStamp } from '../agents/sessionBytes';
 import type { AgentAdapter, SessionFiles } from '../agents/adapter';
 import type { ProjectStore } from '../storage/projectStore';
 import { writeSessionItems } from './sessionItemRows';
-import type { RowCounts } from './transcriptRows';
+import type { RowCounts } from './importedActivity';
 
 export interface AgentSessionFile {
   file: string;

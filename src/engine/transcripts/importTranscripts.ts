@@ -17,7 +17,8 @@ import {
   listTranscripts,
   sessionIdFromPath,
 } from '../agents/claudeCode/transcriptFiles';
-import { type RowCounts, type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
+import type { RowCounts } from './importedActivity';
+import { type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
 import { yieldToHost } from '../kernel/yieldToHost';
 
 /** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */

@@ -44,10 +44,10 @@ function writeConfig(project: string): void {
 /** 100,000 calls over 1,000 MCP tools of those servers and a few built-ins, 5% failures, over 60 days. */
 function insertCalls(engine: ProjectEngine, now: number, from: number, count: number): void {
   const builtins = ['Read', 'Edit', 'Bash', 'Grep', 'Glob'];
-  engine.db.transaction(() => {
+  engine.store.transaction(() => {
     for (let i = from; i < from + count; i++) {
       const tool = i % 3 === 0 ? builtins[i % 5] : `mcp__server-${i % 100}__tool-${i % USED_TOOLS}`;
-      engine.db.run(
+      engine.store.run(
         'INSERT INTO tool_calls (event_id, tool_use_id, session_id, tool_name, success, error, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         [
           i,
@@ -97,7 +97,7 @@ export async function benchRegistry(): Promise<BenchSection> {
       discovery.push(timed(() => discoverFromUse(engine)));
     }
 
-    const tools = engine.db.number('SELECT count(*) FROM tool_registry');
+    const tools = engine.store.number('SELECT count(*) FROM tool_registry');
     const ranking = { 'frequency-share': [] as number[], decay: [] as number[] };
     for (let i = 0; i < RUNS; i++)
       for (const strategy of ['frequency-share', 'decay'] as const)

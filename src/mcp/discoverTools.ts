@@ -5,7 +5,7 @@ import { visibleLine } from '../shared/visibleText';
 const DESCRIPTION_CHARS = 100;
 
 export function discoverTools(
-  engine: Pick<ProjectEngine, 'db'>,
+  engine: Pick<ProjectEngine, 'store'>,
   query: string,
   limit: number,
   now = Date.now(),

@@ -91,7 +91,7 @@ describe("VS Code's agent", () => {
         },
         { sessions: 1, prompts: 1, toolCalls: 6, agents: { vscode: events.length } },
       );
-      const texts = engine.db
+      const texts = engine.store
         .all('SELECT text FROM observations ORDER BY seq')
         .map((row) => String(row.text));
       assert.ok(
@@ -106,11 +106,11 @@ describe("VS Code's agent", () => {
         texts.some((text) => /^(Modified|Created) /.test(text)),
         texts.join('\n'),
       );
-      const session = engine.db.get('SELECT id, agent FROM sessions');
+      const session = engine.store.get('SELECT id, agent FROM sessions');
       assert.equal(session?.agent, 'vscode');
       // The dashboard's memory rows name the agent of their session.
       assert.deepEqual(
-        [...sessionAgents(engine.db, [String(session?.id), 'unknown'])],
+        [...sessionAgents(engine.store, [String(session?.id), 'unknown'])],
         [[session?.id, 'vscode']],
       );
     } finally {
@@ -142,23 +142,23 @@ describe('Codex CLI', () => {
       const hooked = engine.counts();
       assert.deepEqual(hooked.agents, { codex: HOOKS.length });
       assert.equal(hooked.prompts, 1);
-      assert.equal(engine.db.get('SELECT agent FROM sessions')?.agent, 'codex');
+      assert.equal(engine.store.get('SELECT agent FROM sessions')?.agent, 'codex');
 
       const imported = await importTranscripts(engine, { paths: [rollout] });
       assert.equal(imported.files, 1, 'recognised as a Codex rollout by its content');
-      const prompts = engine.db.all('SELECT text FROM prompts ORDER BY at').map((row) => String(row.text));
+      const prompts = engine.store.all('SELECT text FROM prompts ORDER BY at').map((row) => String(row.text));
       assert.equal(
         prompts.filter((text) => text.startsWith("let's update the defailt context")).length,
         1,
         'the prompt the hook recorded is not added again by the rollout',
       );
-      const calls = engine.db.get(
+      const calls = engine.store.get(
         `SELECT count(*) AS n, sum(success = 0) AS failed FROM tool_calls WHERE session_id = ?`,
         ['019e1625-789d-76c0-80ab-3724b5ddb799'],
       );
       assert.ok(Number(calls?.n) >= 16, `tool calls: ${String(calls?.n)}`);
       assert.equal(Number(calls?.failed), 2, 'the two commands that exited non-zero');
-      assert.equal(engine.db.number('SELECT count(*) FROM sessions'), 1);
+      assert.equal(engine.store.number('SELECT count(*) FROM sessions'), 1);
 
       const again = await importTranscripts(engine, { paths: [rollout], force: true });
       assert.deepEqual([again.toolCalls, again.prompts, again.sessions], [0, 0, 0], 'a re-read adds nothing');
@@ -180,16 +180,16 @@ describe('Codex CLI', () => {
     try {
       await importTranscripts(engine, { paths: [rollout] });
       discoverFromUse(engine);
-      now = engine.db.number('SELECT max(at) FROM tool_calls') + 60 * 86_400_000;
+      now = engine.store.number('SELECT max(at) FROM tool_calls') + 60 * 86_400_000;
       assert.ok((await engine.foldOldHistory(30)) > 0);
       const folded = { ...engine.counts(), dbBytes: 0 };
       assert.ok(folded.toolCalls >= 16);
-      assert.equal(engine.db.number('SELECT count(*) FROM tool_calls'), 0, 'the calls are folded');
+      assert.equal(engine.store.number('SELECT count(*) FROM tool_calls'), 0, 'the calls are folded');
 
       const again = await importTranscripts(engine, { paths: [rollout], force: true });
       assert.deepEqual([again.toolCalls, again.prompts], [0, 0], 'a re-read adds nothing');
       assert.deepEqual({ ...engine.counts(), dbBytes: 0 }, folded);
-      assert.equal(engine.db.number("SELECT count(*) FROM observations WHERE source != 'digest'"), 0);
+      assert.equal(engine.store.number("SELECT count(*) FROM observations WHERE source != 'digest'"), 0);
     } finally {
       await engine.close();
     }
@@ -237,9 +237,11 @@ describe('opencode', () => {
         },
         { sessions: 2, prompts: 2, toolCalls: 2, agents: { opencode: events.length } },
       );
-      const tools = engine.db.all('SELECT tool_name FROM tool_calls ORDER BY at').map((row) => row.tool_name);
+      const tools = engine.store
+        .all('SELECT tool_name FROM tool_calls ORDER BY at')
+        .map((row) => row.tool_name);
       assert.deepEqual(tools, ['bash', 'task']);
-      const texts = engine.db.all('SELECT text, agent_type FROM observations ORDER BY seq');
+      const texts = engine.store.all('SELECT text, agent_type FROM observations ORDER BY seq');
       assert.ok(
         texts.some((row) => row.agent_type === 'general'),
         'the subagent is remembered as its own agent type',
@@ -266,7 +268,7 @@ describe('opencode', () => {
       const imported = await importTranscripts(engine, { paths: [store] });
       assert.equal(imported.files, 1, 'recognised as an opencode store by its content');
       assert.ok(imported.sessions >= 1 && imported.prompts >= 1, JSON.stringify(imported));
-      assert.equal(engine.db.get('SELECT agent FROM sessions')?.agent, 'opencode');
+      assert.equal(engine.store.get('SELECT agent FROM sessions')?.agent, 'opencode');
     } finally {
       await engine.close();
     }
@@ -302,7 +304,7 @@ describe("VS Code's agent transcript", () => {
           assert.equal(run.code, 0);
         }
         await engine.ingest();
-        const active = findActiveSession(engine.db, ws.project, { claudeDir });
+        const active = findActiveSession(engine.store, ws.project, { claudeDir });
         if (transcript === without) {
           // No usage recorded: no gauge of it (rather than one at 0%); the newest session that says stays.
           assert.equal(active?.sessionId, 'measured');
@@ -345,7 +347,7 @@ describe("VS Code's agent transcript", () => {
       assert.equal(imported.files, 1, 'recognised as a VS Code transcript by its content');
       assert.deepEqual([imported.prompts, imported.toolCalls, imported.failures], [2, 4, 1]);
       assert.equal(engine.counts().toolCalls, 5, 'the call both recorded is one call');
-      assert.equal(engine.db.get('SELECT agent FROM sessions')?.agent, 'vscode');
+      assert.equal(engine.store.get('SELECT agent FROM sessions')?.agent, 'vscode');
     } finally {
       await engine.close();
     }

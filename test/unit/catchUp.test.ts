@@ -81,12 +81,12 @@ function figures(engine: ProjectEngine) {
   return {
     // The snapshots' sizes on disk differ: one was saved, one not.
     counts: { ...engine.counts(), dbBytes: 0 },
-    registry: engine.db.all(
+    registry: engine.store.all(
       'SELECT name, origin, status, usage_count, last_used_at FROM tool_registry ORDER BY name',
     ),
-    toolDays: engine.db.number('SELECT count(*) FROM tool_days'),
-    digests: engine.db.number("SELECT count(*) FROM observations WHERE source = 'digest'"),
-    observations: engine.db.number('SELECT count(*) FROM observations WHERE forgotten_at IS NULL'),
+    toolDays: engine.store.number('SELECT count(*) FROM tool_days'),
+    digests: engine.store.number("SELECT count(*) FROM observations WHERE source = 'digest'"),
+    observations: engine.store.number('SELECT count(*) FROM observations WHERE forgotten_at IS NULL'),
   };
 }
 

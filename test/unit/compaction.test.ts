@@ -66,7 +66,9 @@ const uses = () =>
     rankTools(engine, { now: NOW, hideBuiltins: false }).map((tool) => [tool.name, tool.usesTotal]),
   );
 const observationsOf = (sessionId: string) =>
-  engine.db.all('SELECT source, text FROM observations WHERE session_id = ? ORDER BY at, seq', [sessionId]);
+  engine.store.all('SELECT source, text FROM observations WHERE session_id = ? ORDER BY at, seq', [
+    sessionId,
+  ]);
 
 test('detail older than the window is folded: the figures shown stay, each old session becomes one searchable digest', async () => {
   recordSessions();
@@ -89,13 +91,13 @@ test('detail older than the window is folded: the figures shown stay, each old s
   assert.deepEqual(observationsOf('recent'), before.recent, 'detail in the window is untouched');
 
   assert.deepEqual(
-    engine.db.all('SELECT DISTINCT session_id FROM tool_calls').map((row) => row.session_id),
+    engine.store.all('SELECT DISTINCT session_id FROM tool_calls').map((row) => row.session_id),
     ['recent'],
   );
-  assert.equal(engine.db.number('SELECT count(*) FROM prompts'), 1);
+  assert.equal(engine.store.number('SELECT count(*) FROM prompts'), 1);
   const oldDay = Math.floor(OLD / DAY);
   assert.deepEqual(
-    engine.db.all('SELECT tool_name, calls, failures FROM tool_days WHERE day = ? ORDER BY tool_name', [
+    engine.store.all('SELECT tool_name, calls, failures FROM tool_days WHERE day = ? ORDER BY tool_name', [
       oldDay,
     ]),
     [
@@ -112,17 +114,17 @@ test('detail older than the window is folded: the figures shown stay, each old s
   const digest = String(digests[0].text);
   assert.ok(digest.startsWith('Session of 2025-12-31'), digest);
   for (const text of oldTexts) assert.ok(digest.includes(text), `the digest keeps "${text}"`);
-  const found = searchObservations(engine.db, { query: 'tokenizer' }).hits;
+  const found = searchObservations(engine.store, { query: 'tokenizer' }).hits;
   assert.deepEqual(
     found.map((hit) => hit.source),
     ['digest'],
   );
   assert.equal(
-    searchObservations(engine.db, { query: 'escapes' }).hits[0]?.source,
+    searchObservations(engine.store, { query: 'escapes' }).hits[0]?.source,
     'saved',
     'notes saved on purpose are kept as they are',
   );
-  engine.db.run("INSERT INTO observations_fts (observations_fts) VALUES ('integrity-check')");
+  engine.store.run("INSERT INTO observations_fts (observations_fts) VALUES ('integrity-check')");
 
   assert.equal(await engine.foldOldHistory(30), 0, 'the same day finds nothing more to fold');
 });
@@ -131,12 +133,12 @@ test('calls the tool registry has not read are kept until it has', async () => {
   recordSessions();
   await engine.ingest();
   await engine.foldOldHistory(30);
-  assert.equal(engine.db.number("SELECT count(*) FROM tool_calls WHERE session_id = 'old'"), 4);
-  assert.equal(engine.db.number("SELECT count(*) FROM observations WHERE session_id = 'old'"), 1);
+  assert.equal(engine.store.number("SELECT count(*) FROM tool_calls WHERE session_id = 'old'"), 4);
+  assert.equal(engine.store.number("SELECT count(*) FROM observations WHERE session_id = 'old'"), 1);
   discoverFromUse(engine);
   await engine.foldOldHistory(30, true);
-  assert.equal(engine.db.number("SELECT count(*) FROM tool_calls WHERE session_id = 'old'"), 0);
-  assert.equal(engine.db.number('SELECT sum(calls) FROM tool_days'), 4);
+  assert.equal(engine.store.number("SELECT count(*) FROM tool_calls WHERE session_id = 'old'"), 0);
+  assert.equal(engine.store.number('SELECT sum(calls) FROM tool_days'), 4);
 });
 
 test('folded in slices or at once, the result is the same', async () => {
@@ -154,12 +156,12 @@ test('folded in slices or at once, the result is the same', async () => {
     discoverFromUse(whole);
     const before = detailCutoff(NOW, 30);
     let slices = 0;
-    while (compactHistory(engine.db, before, 1).more) slices++;
+    while (compactHistory(engine.store, before, 1).more) slices++;
     assert.ok(slices >= 4);
-    assert.equal(compactHistory(whole.db, before).more, false);
+    assert.equal(compactHistory(whole.store, before).more, false);
     const folded = (of: ProjectEngine) => ({
-      days: of.db.all('SELECT * FROM tool_days ORDER BY day, tool_name'),
-      digests: of.db.all("SELECT session_id, type, text, at FROM observations WHERE source = 'digest'"),
+      days: of.store.all('SELECT * FROM tool_days ORDER BY day, tool_name'),
+      digests: of.store.all("SELECT session_id, type, text, at FROM observations WHERE source = 'digest'"),
     });
     assert.deepEqual(folded(engine), folded(whole));
   } finally {
@@ -230,5 +232,5 @@ test('a long session folds into a digest of at most 500 characters that begins w
   assert.ok(digest.length <= 500, `${digest.length} characters`);
   assert.ok(digest.endsWith('…'));
   assert.match(digest, /^Session of 2025-12-31 12:00Z: Asked: Port the whole storage layer/);
-  assert.equal(engine.db.number("SELECT count(*) FROM memory_sessions WHERE session_id = 'long'"), 0);
+  assert.equal(engine.store.number("SELECT count(*) FROM memory_sessions WHERE session_id = 'long'"), 0);
 });

@@ -148,7 +148,7 @@ test(`SIGKILL at ${KILLS} random moments during a ${TOTAL_LINES}-line ingest los
     assert.equal(counts.rejected, 0, `torn lines were waited for, not rejected (${message})`);
     assert.equal(counts.prompts, TOTAL_LINES / 10, message);
     assert.equal(counts.toolCalls, TOTAL_LINES - TOTAL_LINES / 10, message);
-    assert.equal(engine.db.number('SELECT max(offset) FROM log_files'), fs.statSync(file).size, message);
+    assert.equal(engine.store.number('SELECT max(offset) FROM log_files'), fs.statSync(file).size, message);
     assert.deepEqual(
       fs.readdirSync(stateDir()).filter((name) => name.includes('.tmp-')),
       [],

@@ -65,7 +65,7 @@ describe('full disk', { skip: hasPrlimit ? false : 'needs prlimit (util-linux)' 
         { events: 1, rejected: 1 },
         'the cut line is rejected alone; the next event is read',
       );
-      assert.equal(engine.db.get('SELECT text FROM prompts')?.text, 'after the full disk');
+      assert.equal(engine.store.get('SELECT text FROM prompts')?.text, 'after the full disk');
     } finally {
       await engine.close();
     }

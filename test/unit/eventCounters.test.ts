@@ -70,7 +70,7 @@ test('events, events per agent and the newest event are counted ingest after ing
     assert.equal(engine.lastEventAt(), ingestedAt);
 
     // Tool calls name their event: ids from the second ingest follow those of the first.
-    const eventIds = engine.db
+    const eventIds = engine.store
       .all('SELECT event_id FROM tool_calls ORDER BY event_id')
       .map((row) => Number(row.event_id));
     assert.equal(eventIds.length, 4);

@@ -31,11 +31,11 @@ test('events stamped 2099 are clamped to the time their log file was last writte
   try {
     const times = () => ({
       lastEvent: engine.lastEventAt(),
-      latestObservation: engine.db.number('SELECT max(at) FROM observations'),
-      sessionEnd: engine.db.number('SELECT max(last_event_at) FROM sessions'),
+      latestObservation: engine.store.number('SELECT max(at) FROM observations'),
+      sessionEnd: engine.store.number('SELECT max(last_event_at) FROM sessions'),
     });
     await engine.ingest();
-    assert.ok(engine.db.number('SELECT count(*) FROM observations') > 0, 'the session left findings');
+    assert.ok(engine.store.number('SELECT count(*) FROM observations') > 0, 'the session left findings');
     const read = times();
     assert.deepEqual(read, { lastEvent: writtenBy, latestObservation: writtenBy, sessionEnd: writtenBy });
     await engine.rebuild();

@@ -131,17 +131,17 @@ function restamp(event: Payload, ms: number): Payload {
 
 /** What a memory holds, as a user or the agent sees it. */
 function memoryOf(engine: ProjectEngine) {
-  return engine.db.all(
+  return engine.store.all(
     'SELECT id, session_id, agent_type, type, source, text, at FROM observations ORDER BY seq',
   );
 }
 
 function endsOf(engine: ProjectEngine) {
-  return engine.db.all('SELECT id, ended_at FROM sessions WHERE ended_at IS NOT NULL ORDER BY id');
+  return engine.store.all('SELECT id, ended_at FROM sessions WHERE ended_at IS NOT NULL ORDER BY id');
 }
 
 function endOf(engine: ProjectEngine, sessionId: string) {
-  return engine.db.get('SELECT ended_at FROM sessions WHERE id = ?', [sessionId])?.ended_at;
+  return engine.store.get('SELECT ended_at FROM sessions WHERE id = ?', [sessionId])?.ended_at;
 }
 
 const fixtureFiles = fs
@@ -211,7 +211,8 @@ describe('imported transcripts feed the memory', () => {
       'a session without SessionEnd ended at its last line, where the hooks would have ended it',
     );
 
-    const found = (query: string) => searchObservations(imported.db, { query }).hits.map((hit) => hit.text);
+    const found = (query: string) =>
+      searchObservations(imported.store, { query }).hits.map((hit) => hit.text);
     assert.deepEqual(found('decorator_example'), [
       'Created decorator_example.py (14 lines)',
       'Ran python /tmp/decorator_example.py — Hello, Alice!',
@@ -238,7 +239,7 @@ describe('imported transcripts feed the memory', () => {
     assert.deepEqual(memoryOf(engine), memory);
     assert.deepEqual(endsOf(engine), ends);
     assert.deepEqual(
-      engine.db.all('SELECT session_id, intent FROM memory_sessions ORDER BY session_id'),
+      engine.store.all('SELECT session_id, intent FROM memory_sessions ORDER BY session_id'),
       [
         { session_id: 'edge_cases', intent: 'feature' },
         { session_id: 'test_session', intent: 'feature' },
@@ -304,7 +305,7 @@ describe('imported transcripts feed the memory', () => {
     const engine = await open();
     await importTranscripts(engine, { paths: [idle] });
     assert.deepEqual(
-      engine.db.all('SELECT id FROM sessions'),
+      engine.store.all('SELECT id FROM sessions'),
       [{ id: 'test_session' }],
       'the closing `summary` line is no session of its own (one with nothing to say)',
     );

@@ -57,13 +57,13 @@ describe('ingestion', () => {
         dbBytes: 0,
       },
     );
-    const session = engine.db.get('SELECT * FROM sessions WHERE id = ?', ['s1'])!;
+    const session = engine.store.get('SELECT * FROM sessions WHERE id = ?', ['s1'])!;
     assert.equal(session.model, 'claude-sonnet-4-5');
     assert.equal(session.source, 'startup');
     assert.equal(session.started_at, Date.parse('2026-11-01T10:00:00Z'));
     assert.equal(session.end_reason, 'other');
     assert.ok(Number(session.ended_at) > Number(session.started_at));
-    const failure = engine.db.get('SELECT * FROM tool_calls WHERE success = 0')!;
+    const failure = engine.store.get('SELECT * FROM tool_calls WHERE success = 0')!;
     assert.equal(failure.tool_name, 'Bash');
     assert.equal(failure.error, 'Exit code 1');
   });
@@ -244,7 +244,9 @@ describe('ingestion', () => {
     ]);
     const engine = await open(ws.project, { now: () => Date.parse('2026-11-22T00:00:00Z') });
     await engine.ingest();
-    const times = engine.db.all('SELECT text, at FROM prompts ORDER BY id').map((row) => [row.text, row.at]);
+    const times = engine.store
+      .all('SELECT text, at FROM prompts ORDER BY id')
+      .map((row) => [row.text, row.at]);
     assert.deepEqual(times, [
       ['stamped', Date.parse('2026-01-02T03:04:05Z')],
       ['unstamped', Date.parse('2026-11-22T00:00:00Z')],

@@ -49,7 +49,7 @@ function yearOfHistory(sessions: number): Payload[] {
 async function savedTables(home: string) {
   const reader = await ProjectEngine.open({ home, folder: ws.project, role: 'reader' });
   try {
-    const rows = (sql: string) => reader.db.all(sql);
+    const rows = (sql: string) => reader.store.all(sql);
     return {
       sessions: rows('SELECT * FROM sessions ORDER BY id'),
       toolCalls: rows(

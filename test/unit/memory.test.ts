@@ -375,7 +375,7 @@ describe('observations from the event log', () => {
     const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
     try {
       await engine.ingest();
-      const rows = engine.db.all(
+      const rows = engine.store.all(
         'SELECT id, type, source, agent_type, session_id, event_id, at FROM observations ORDER BY seq',
       );
       assert.deepEqual(
@@ -389,7 +389,7 @@ describe('observations from the event log', () => {
       );
       assert.ok(rows.every((row) => typeof row.event_id === 'number'));
       await engine.rebuild();
-      const rebuilt = engine.db.all('SELECT id FROM observations ORDER BY seq');
+      const rebuilt = engine.store.all('SELECT id FROM observations ORDER BY seq');
       assert.deepEqual(
         rebuilt.map((row) => row.id),
         rows.map((row) => row.id),
@@ -441,7 +441,7 @@ describe('observations from the event log', () => {
         await engine.ingest();
       }
       const remembered = () =>
-        engine.db
+        engine.store
           .all('SELECT type, source, text FROM observations ORDER BY seq')
           .map((row) => [row.type, row.source, row.text]);
       const live = remembered();
@@ -468,27 +468,27 @@ describe('observations from the event log', () => {
       });
       const hidden = saveToMemory(target, { text: 'sql.js exports reset pragmas', origin: 'mcp' });
       await engine.ingest();
-      assert.equal(searchObservations(engine.db, { query: 'sql.js' }).hits.length, 2);
-      assert.equal(getObservations(engine.db, [hidden.id]).observations[0].type, 'discovery');
+      assert.equal(searchObservations(engine.store, { query: 'sql.js' }).hits.length, 2);
+      assert.equal(getObservations(engine.store, [hidden.id]).observations[0].type, 'discovery');
 
       setForgotten(target, [hidden.id], true, 'cli');
       await engine.ingest();
       const visibleIds = (hits: Array<{ id: string }>) => hits.map((hit) => hit.id);
-      assert.deepEqual(visibleIds(searchObservations(engine.db, { query: 'sql.js' }).hits), [kept.id]);
-      assert.deepEqual(visibleIds(searchObservations(engine.db, { query: 'pragmas' }).hits), []);
-      assert.deepEqual(visibleIds(searchObservations(engine.db, { query: '' }).hits), [kept.id]);
-      assert.deepEqual(visibleIds(timeline(engine.db, { before: 20, after: 20, anchorAt: 0 }).entries), [
+      assert.deepEqual(visibleIds(searchObservations(engine.store, { query: 'sql.js' }).hits), [kept.id]);
+      assert.deepEqual(visibleIds(searchObservations(engine.store, { query: 'pragmas' }).hits), []);
+      assert.deepEqual(visibleIds(searchObservations(engine.store, { query: '' }).hits), [kept.id]);
+      assert.deepEqual(visibleIds(timeline(engine.store, { before: 20, after: 20, anchorAt: 0 }).entries), [
         kept.id,
       ]);
-      assert.deepEqual(visibleIds(timeline(engine.db, { before: 20 }).entries), [kept.id]);
-      assert.equal(getObservations(engine.db, [hidden.id]).observations.length, 0);
-      assert.equal(resolveId(engine.db, hidden.id.slice(0, 8)).ok, false);
-      assert.equal(memoryCounts(engine.db).total, 1);
+      assert.deepEqual(visibleIds(timeline(engine.store, { before: 20 }).entries), [kept.id]);
+      assert.equal(getObservations(engine.store, [hidden.id]).observations.length, 0);
+      assert.equal(resolveId(engine.store, hidden.id.slice(0, 8)).ok, false);
+      assert.equal(memoryCounts(engine.store).total, 1);
 
       setForgotten(target, [hidden.id], false, 'cli');
       await engine.ingest();
-      assert.equal(searchObservations(engine.db, { query: 'pragmas' }).hits[0]?.id, hidden.id);
-      assert.equal(memoryCounts(engine.db).byType.discovery, 1);
+      assert.equal(searchObservations(engine.store, { query: 'pragmas' }).hits[0]?.id, hidden.id);
+      assert.equal(memoryCounts(engine.store).byType.discovery, 1);
     } finally {
       await engine.close();
     }

@@ -54,7 +54,7 @@ test('a save after a little more activity writes the pages that changed, and the
     await engine.save();
     // Fewer, larger pages: a save copies a quarter as many out of sql.js (30% less time measured at 57 MB).
     assert.equal(
-      engine.db.number('PRAGMA page_size'),
+      engine.store.number('PRAGMA page_size'),
       PAGE_SIZE,
       'a new database has the page size asked for',
     );
@@ -68,7 +68,7 @@ test('a save after a little more activity writes the pages that changed, and the
       second.writtenBytes < second.bytes / 5,
       `${second.writtenBytes} of ${second.bytes} bytes written`,
     );
-    assert.deepEqual(fs.readFileSync(engine.snapshotPath), Buffer.from(engine.db.export()));
+    assert.deepEqual(fs.readFileSync(engine.snapshotPath), Buffer.from(engine.store.export()));
     assert.ok(!fs.existsSync(`${engine.snapshotPath}${JOURNAL_SUFFIX}`), 'no journal is left');
     const reader = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'reader' });
     try {

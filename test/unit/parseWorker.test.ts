@@ -105,7 +105,7 @@ function backlog(project: string, elsewhere: string): Buffer {
 
 /** Every row an ingest derives, without what differs by home (file paths, reject times). */
 function rows(engine: ProjectEngine): Record<string, unknown[]> {
-  const dump = (sql: string) => engine.db.all(sql);
+  const dump = (sql: string) => engine.store.all(sql);
   return {
     counters: dump('SELECT * FROM counters ORDER BY name'),
     sessions: dump('SELECT * FROM sessions ORDER BY id'),
@@ -156,7 +156,7 @@ describe('parse worker', () => {
       assert.deepEqual(rows(onWorker.engine), rows(inline.engine));
 
       // The rows compared hold what crosses chunks: edits typed by an earlier prompt, recoveries, forgets.
-      const texts = (sql: string) => onWorker.engine.db.all(sql).map((row) => String(row.text));
+      const texts = (sql: string) => onWorker.engine.store.all(sql).map((row) => String(row.text));
       assert.ok(
         texts("SELECT text FROM observations WHERE type = 'bugfix'").some((text) =>
           text.includes('src/file9.ts'),

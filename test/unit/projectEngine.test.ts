@@ -72,7 +72,7 @@ describe('snapshot', () => {
     engines.pop();
     const reopened = await open();
     assert.equal(reopened.counts().events, 12);
-    assert.equal(schemaVersion(reopened.db.db), MIGRATIONS.length);
+    assert.equal(schemaVersion(reopened.store.db), MIGRATIONS.length);
   });
 
   for (const [name, damage] of [
@@ -150,9 +150,9 @@ describe('snapshot', () => {
     seed(1);
     const first = await open();
     await first.ingest();
-    first.db.db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 5}`);
+    first.store.db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 5}`);
     await first.rebuild(); // marks dirty: write something
-    first.db.db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 5}`);
+    first.store.db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 5}`);
     await first.close();
     engines.pop();
     const engine = await open();
@@ -222,7 +222,7 @@ describe('single writer', () => {
     await writer.ingest();
     await writer.save();
     await follower.reloadIfChanged();
-    assert.ok(resolveId(follower.db, saved.id).ok);
+    assert.ok(resolveId(follower.store, saved.id).ok);
 
     // The follower's side (LiveProject.applyChange), then the writer's ingest pass (LiveProject.runIngest).
     requestSave(follower.lockPath);
@@ -230,7 +230,7 @@ describe('single writer', () => {
     assert.ok((await writer.ingest()).bytes > 0);
     assert.equal(await saveIfRequested(writer), true);
     assert.equal(await follower.reloadIfChanged(), true);
-    assert.equal(resolveId(follower.db, saved.id).ok, false, 'forgotten in the follower too');
+    assert.equal(resolveId(follower.store, saved.id).ok, false, 'forgotten in the follower too');
 
     // Without a request the writer keeps its debounce (a minute here): the follower would wait for it.
     setForgotten(target, [saved.id], false, 'vscode');

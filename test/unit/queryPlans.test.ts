@@ -43,7 +43,7 @@ async function openWithSessions(now: number): Promise<ProjectEngine> {
 
 /** Calls `seen` with every query the engine prepares, until the function returned is called. */
 function watchQueries(engine: ProjectEngine, seen: (sql: string) => void): () => void {
-  const store = engine.db;
+  const store = engine.store;
   const statement = store.statement.bind(store);
   store.statement = (sql: string) => {
     seen(sql);
@@ -58,7 +58,7 @@ test('what the views read at every update is looked up by index, never by a scan
   const now = Date.now();
   const engine = await openWithSessions(now);
   try {
-    const store = engine.db;
+    const store = engine.store;
     const queries = new Set<string>();
     const unwatch = watchQueries(engine, (sql) => queries.add(sql));
     findActiveSession(store, ws.project);

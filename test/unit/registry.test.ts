@@ -67,7 +67,7 @@ function editServers(file: string, edit: (servers: Record<string, unknown>) => v
 let useId = 0;
 /** A recorded tool call (hook-recorded unless `transcript`), straight into tool_calls. */
 function call(tool: string, at: number, options: { error?: string; transcript?: boolean } = {}): void {
-  engine.db.run(
+  engine.store.run(
     `INSERT INTO tool_calls (event_id, tool_use_id, session_id, tool_name, success, error, at)
      VALUES (?, ?, 's1', ?, ?, ?, ?)`,
     [
@@ -86,7 +86,7 @@ function calls(tool: string, count: number, lastAt: number, stepMs = 1000): void
 }
 
 function rows(): Array<{ name: string; scope: string; status: string; status_reason: string | null }> {
-  return engine.db.all(
+  return engine.store.all(
     'SELECT name, scope, status, status_reason FROM tool_registry ORDER BY name, scope',
   ) as never;
 }
@@ -226,7 +226,7 @@ describe('staleness (seed 002)', () => {
     assert.deepEqual(rescan().staled.sort(), ['mcp__chrome-devtools__*', 'mcp__tidewave__*']);
     assert.equal(statusOf('Bash').status, 'active');
     assert.equal(statusOf('mcp__notion__search').status, 'active');
-    const origins = engine.db.all(
+    const origins = engine.store.all(
       `SELECT name, origin, type, server FROM tool_registry WHERE origin != 'config'`,
     );
     assert.deepEqual(
@@ -241,7 +241,7 @@ describe('staleness (seed 002)', () => {
   // Its speed (under 50 ms) is measured by `npm run bench` (registry), not asserted here.
   test('a scan that finds nothing to change asks for no save (a save copies the whole database out)', () => {
     let saveRequests = 0;
-    const writer = { db: engine.db, role: engine.role, noteExternalChange: () => saveRequests++ };
+    const writer = { store: engine.store, role: engine.role, noteExternalChange: () => saveRequests++ };
     fs.rmSync(path.join(ws.project, '.mcp.json'));
     applyScan(writer, scan(), NOW);
     assert.equal(saveRequests, 0, 'no tools declared, none known: nothing changed');
@@ -273,7 +273,7 @@ describe('discovery from use and failure demotion (seed 002)', () => {
     rescan();
     const first = discoverFromUse(engine);
     assert.equal(first.calls, 3);
-    const registered = engine.db.all(
+    const registered = engine.store.all(
       `SELECT name, type, scope, origin, server, usage_count FROM tool_registry WHERE origin != 'config' ORDER BY name`,
     );
     assert.deepEqual(
@@ -327,7 +327,7 @@ describe('discovery from use and failure demotion (seed 002)', () => {
     const other = tempWorkspace('cd-registry-whole-');
     const whole = await ProjectEngine.open({ home: other.home, folder: other.project, role: 'writer' });
     const registry = (of: ProjectEngine) =>
-      of.db.all(
+      of.store.all(
         `SELECT name, type, scope, origin, status, usage_count, failure_count, last_used_at, window_calls,
            window_failures, last5_failures, last_error FROM tool_registry ORDER BY name`,
       );

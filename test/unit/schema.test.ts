@@ -80,9 +80,11 @@ test('a saved database of the version before opens brought up to date, its rows 
     old.close();
     const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
     try {
-      assert.equal(schemaVersion(engine.db.db), MIGRATIONS.length);
-      assert.equal(engine.db.number("SELECT count(*) FROM sessions WHERE id = 'kept'"), 1);
-      assert.ok(engine.db.get("SELECT 1 AS found FROM sqlite_schema WHERE name = 'sessions_by_last_event'"));
+      assert.equal(schemaVersion(engine.store.db), MIGRATIONS.length);
+      assert.equal(engine.store.number("SELECT count(*) FROM sessions WHERE id = 'kept'"), 1);
+      assert.ok(
+        engine.store.get("SELECT 1 AS found FROM sqlite_schema WHERE name = 'sessions_by_last_event'"),
+      );
       assert.deepEqual(engine.warnings, [], 'nothing was set aside');
     } finally {
       await engine.close();

@@ -236,7 +236,7 @@ describe('transcript import', () => {
       paths: [path.join(FIXTURES, 'claude-code-log-edge_cases.jsonl')],
     });
     assert.equal(result.malformed, 4);
-    const calls = engine.db.all('SELECT tool_name, success, error FROM tool_calls');
+    const calls = engine.store.all('SELECT tool_name, success, error FROM tool_calls');
     assert.deepEqual(calls, [
       {
         tool_name: 'FailingTool',
@@ -244,7 +244,7 @@ describe('transcript import', () => {
         error: 'Error: Tool execution failed with error: Command not found',
       },
     ]);
-    const prompts = engine.db
+    const prompts = engine.store
       .all<{ text: string }>('SELECT text FROM prompts ORDER BY at')
       .map((row) => row.text);
     assert.ok(
@@ -260,12 +260,12 @@ describe('transcript import', () => {
     const engine = await open();
     const file = path.join(FIXTURES, 'claude-code-log-dag_compact_after_rewind.jsonl');
     await importTranscripts(engine, { paths: [file] });
-    const prompts = engine.db
+    const prompts = engine.store
       .all<{ text: string }>('SELECT text FROM prompts ORDER BY at')
       .map((row) => row.text);
     assert.deepEqual(prompts, ['Start', 'First attempt', 'Second attempt', 'Keep going', 'After compaction']);
     assert.deepEqual(
-      engine.db.get('SELECT id, started_at, last_event_at, model, transcript_path, cwd FROM sessions'),
+      engine.store.get('SELECT id, started_at, last_event_at, model, transcript_path, cwd FROM sessions'),
       {
         id: 's1',
         started_at: Date.parse('2025-07-01T10:00:00.000Z'),
@@ -315,7 +315,9 @@ describe('transcript import', () => {
     assert.deepEqual([result.toolCalls, result.prompts, result.sessions], [0, 0, 0]);
     assert.deepEqual(tableCounts(engine), fromHooks);
     assert.equal(
-      engine.db.number('SELECT count(*) FROM prompts WHERE source_key IS NOT NULL AND event_id IS NOT NULL'),
+      engine.store.number(
+        'SELECT count(*) FROM prompts WHERE source_key IS NOT NULL AND event_id IS NOT NULL',
+      ),
       3,
       'each transcript prompt claimed its own hook-recorded prompt (the repeated one too)',
     );
@@ -346,7 +348,9 @@ describe('transcript import', () => {
       { toolCalls: 2, toolFailures: 1, prompts: 3 },
     );
     assert.equal(
-      engine.db.number('SELECT count(*) FROM prompts WHERE event_id IS NOT NULL AND source_key IS NOT NULL'),
+      engine.store.number(
+        'SELECT count(*) FROM prompts WHERE event_id IS NOT NULL AND source_key IS NOT NULL',
+      ),
       3,
       'each hook prompt claimed its imported row, the repeated one too',
     );
@@ -369,14 +373,14 @@ describe('transcript import', () => {
     await engine.ingest();
     await importTranscripts(engine, { paths: [copies] });
     const rows = () => ({
-      toolCalls: engine.db.all(
+      toolCalls: engine.store.all(
         'SELECT event_id, tool_use_id, session_id, tool_name, success, error, at FROM tool_calls ORDER BY at, tool_use_id',
       ),
-      prompts: engine.db.all(
+      prompts: engine.store.all(
         'SELECT event_id, session_id, text, at, source_key FROM prompts ORDER BY at, text, source_key',
       ),
-      sessions: engine.db.all('SELECT * FROM sessions ORDER BY id'),
-      transcripts: engine.db.all('SELECT path FROM transcript_files ORDER BY path'),
+      sessions: engine.store.all('SELECT * FROM sessions ORDER BY id'),
+      transcripts: engine.store.all('SELECT path FROM transcript_files ORDER BY path'),
     });
     const before = rows();
     assert.equal(before.transcripts.length, fixtureFiles.length + 1);
@@ -437,7 +441,7 @@ describe('transcript import', () => {
     assert.equal(result.files, 2, 'the session and its subagent');
     assert.equal(result.foreignFiles, 1, 'the sibling folder looks alike but records another cwd');
     assert.deepEqual(tableCounts(engine), { sessions: 1, toolCalls: 3, toolFailures: 1, prompts: 1 });
-    const session = engine.db.get('SELECT transcript_path FROM sessions WHERE id = ?', ['mine']);
+    const session = engine.store.get('SELECT transcript_path FROM sessions WHERE id = ?', ['mine']);
     assert.equal(session?.transcript_path, path.join(claudeProjectDir(claudeDir, mine.cwd), 'mine.jsonl'));
   });
 
@@ -459,13 +463,13 @@ describe('transcript import', () => {
     const first = await importTranscripts(engine, { paths: [file] });
     assert.equal(first.toolCalls, 1);
     assert.equal(first.bytes, Buffer.byteLength(`${lines.slice(0, 4).join('\n')}\n`));
-    assert.equal(engine.db.number('SELECT count(*) FROM transcript_pending_tools'), 1);
+    assert.equal(engine.store.number('SELECT count(*) FROM transcript_pending_tools'), 1);
 
     fs.appendFileSync(file, `${resultLine.slice(30)}\n${lines.slice(5).join('\n')}\n`);
     const second = await importTranscripts(engine, { paths: [file] });
     assert.equal(second.bytes, fs.statSync(file).size - first.bytes, 'only the new bytes are read');
     assert.deepEqual([second.toolCalls, second.failures], [2, 1]);
-    assert.equal(engine.db.number('SELECT count(*) FROM transcript_pending_tools'), 0);
+    assert.equal(engine.store.number('SELECT count(*) FROM transcript_pending_tools'), 0);
     assert.deepEqual(tableCounts(engine), { sessions: 1, toolCalls: 3, toolFailures: 1, prompts: 1 });
   });
 
@@ -542,8 +546,8 @@ describe('transcript import', () => {
     const engine = await open();
     await importTranscripts(engine, { paths: [file] });
     const texts = [
-      ...engine.db.all('SELECT text AS t FROM prompts'),
-      ...engine.db.all('SELECT error AS t FROM tool_calls'),
+      ...engine.store.all('SELECT text AS t FROM prompts'),
+      ...engine.store.all('SELECT error AS t FROM tool_calls'),
     ].map((row) => String(row.t));
     assert.equal(texts.length, 2);
     for (const text of texts) {

@@ -46,7 +46,7 @@ function lines(
   limit: number,
   options: ProjectContextOptions,
 ): ContextLine[] {
-  const rows = engine.db.all(
+  const rows = engine.store.all(
     // By time: the index of live observations by type would read every one of a common type.
     `SELECT type, source, text, at, agent_type FROM observations INDEXED BY observations_by_at
      WHERE forgotten_at IS NULL AND at >= ? AND ${where} ORDER BY at DESC LIMIT ?`,
@@ -80,7 +80,7 @@ function previousSummary(engine: ProjectStore): string | null {
   // Sessions are walked by their end (an index); a session's observations are looked up within its time
   // span (observations_by_at): the memory has no index by session, which would cost every insert, and
   // looking them up by session alone read every observation (200 ms at a year of history).
-  const session = engine.db.get(
+  const session = engine.store.get(
     `SELECT id, started_at, max(ended_at, last_event_at) AS until, ended_at, model FROM sessions s
      WHERE ended_at IS NOT NULL AND EXISTS (
        SELECT 1 FROM observations o INDEXED BY observations_by_at WHERE o.at BETWEEN s.started_at AND max(s.ended_at, s.last_event_at)
@@ -89,7 +89,7 @@ function previousSummary(engine: ProjectStore): string | null {
   );
   if (!session) return null;
   const of = (where: string, limit: number) =>
-    engine.db
+    engine.store
       .all(
         `SELECT source, text FROM observations INDEXED BY observations_by_at WHERE at BETWEEN ? AND ? AND session_id = ? AND forgotten_at IS NULL
            AND ${where} ORDER BY seq LIMIT ${limit}`,

@@ -98,7 +98,7 @@ export class ProjectEngine implements ProjectStore {
   private constructor(
     readonly identity: ProjectIdentity,
     readonly home: string,
-    private store: Store,
+    private currentStore: Store,
     private lock: HeldLock | undefined,
     private readonly options: OpenProjectOptions,
   ) {
@@ -136,7 +136,7 @@ export class ProjectEngine implements ProjectStore {
       // Whatever stopped the open (a snapshot that cannot even be set aside) must not keep the lock.
       engine.closed = true;
       engine.lock?.release();
-      engine.store.close();
+      engine.currentStore.close();
       throw error;
     }
     return engine;
@@ -159,18 +159,18 @@ export class ProjectEngine implements ProjectStore {
   }
 
   /** The raw database, for engine modules that query it. */
-  get db(): Store {
-    return this.store;
+  get store(): Store {
+    return this.currentStore;
   }
 
   /** The memory's reads (search, timeline, one observation), for callers outside the engine. */
-  readonly memory = new ProjectMemory(() => this.store);
+  readonly memory = new ProjectMemory(() => this.currentStore);
   /** What the sessions table says (how many, the latest model, each one's agent), for callers outside the engine. */
-  readonly sessions = new ProjectSessions(() => this.store);
+  readonly sessions = new ProjectSessions(() => this.currentStore);
 
   /** The session whose context the live gauge shows (see findActiveSession). */
   activeSession(options: ActiveSessionOptions = {}): ActiveSession | undefined {
-    return findActiveSession(this.store, this.identity.mainRoot, options);
+    return findActiveSession(this.currentStore, this.identity.mainRoot, options);
   }
 
   onDidChange(listener: () => void): () => void {
@@ -261,9 +261,9 @@ export class ProjectEngine implements ProjectStore {
   }
 
   private replaceStore(store: Store): void {
-    if (store === this.store) return;
-    this.store.close();
-    this.store = store;
+    if (store === this.currentStore) return;
+    this.currentStore.close();
+    this.currentStore = store;
     this.foldedBefore = 0;
   }
 
@@ -272,7 +272,7 @@ export class ProjectEngine implements ProjectStore {
     if (this.role !== 'writer' || this.closed)
       return { events: 0, rejected: 0, foreign: 0, bytes: 0, rewritten: [], skipped: [], workerChunks: 0 };
     const ingestor = new Ingestor(
-      this.store,
+      this.currentStore,
       this.eventsDir,
       this.routes,
       this.options.now,
@@ -313,13 +313,13 @@ export class ProjectEngine implements ProjectStore {
     if (!newHistory && before <= this.foldedBefore) return 0;
     let rows = 0;
     for (;;) {
-      const slice = compactHistory(this.store, before);
+      const slice = compactHistory(this.currentStore, before);
       rows += slice.rows;
       if (slice.rows > 0) {
         // Digests replace rows in the memory's index: its merges too come a share at a time.
         yield;
         if (this.closed) break;
-        mergeSomeOfMemoryIndex(this.store);
+        mergeSomeOfMemoryIndex(this.currentStore);
       }
       if (!slice.more || this.closed) break;
       yield;
@@ -375,7 +375,7 @@ export class ProjectEngine implements ProjectStore {
 
   /** Unread bytes of the log for this project, to decide whether a catch-up deserves a progress bar. */
   pendingBytes(): number {
-    return new Ingestor(this.store, this.eventsDir, this.routes).pendingBytes();
+    return new Ingestor(this.currentStore, this.eventsDir, this.routes).pendingBytes();
   }
 
   /**
@@ -384,7 +384,7 @@ export class ProjectEngine implements ProjectStore {
    */
   async rebuild(options: IngestOptions = {}): Promise<RebuildResult> {
     if (this.role !== 'writer') throw new Error('only the window that writes this project can rebuild it');
-    const transcripts = this.store
+    const transcripts = this.currentStore
       .all<{ path: string }>('SELECT path FROM transcript_files ORDER BY path')
       .map((row) => row.path)
       .filter((file) => fs.existsSync(file));
@@ -397,7 +397,7 @@ export class ProjectEngine implements ProjectStore {
   }
 
   counts(): IngestCounts {
-    const db = this.store;
+    const db = this.currentStore;
     return {
       events: eventCount(db),
       rejected: db.number('SELECT count(*) FROM rejects'),
@@ -425,11 +425,11 @@ export class ProjectEngine implements ProjectStore {
   }
 
   lastEventAt(): number | null {
-    return lastEventReceivedAt(this.store);
+    return lastEventReceivedAt(this.currentStore);
   }
 
   rejects(limit = 200): RejectView[] {
-    return this.store
+    return this.currentStore
       .all(
         `SELECT f.path AS file, r.offset, r.reason, r.sample, r.rejected_at
          FROM rejects r JOIN log_files f ON f.id = r.file_id ORDER BY r.id DESC LIMIT ?`,
@@ -505,7 +505,7 @@ export class ProjectEngine implements ProjectStore {
     this.dirty = false;
     this.firstUnsavedAt = undefined;
     const exportStarted = performance.now();
-    const bytes = this.store.export();
+    const bytes = this.currentStore.export();
     const exportMs = performance.now() - exportStarted;
     const saving = savePages(this.snapshotPath, bytes).finally(() => {
       this.saving = undefined;
@@ -562,7 +562,7 @@ export class ProjectEngine implements ProjectStore {
       clearTimeout(this.saveTimer);
       this.lock?.release();
       this.lock = undefined;
-      this.store.close();
+      this.currentStore.close();
       this.listeners.clear();
     }
   }

@@ -65,7 +65,7 @@ function changed(row: ConfigRow, entry: ConfigEntry): boolean {
 export function applyScan(engine: RegistryWriter, scan: ConfigScan, now = Date.now()): ScanApplied {
   assertWriter(engine, 'update the tool registry');
   const started = performance.now();
-  const db = engine.db;
+  const db = engine.store;
   const key = (scope: string, name: string) => `${scope}\0${name}`;
   const reasonOf = (row: ConfigRow) =>
     `removed from ${row.source ? displayPath(row.source, scan.projectRoot, scan.userHome) : 'its config'}`;

@@ -62,7 +62,7 @@ function clipReason(error: string | null): string {
  */
 export function discoverFromUse(engine: RegistryWriter, maxCalls = Number.MAX_SAFE_INTEGER): DiscoveryResult {
   assertWriter(engine, 'update the tool registry');
-  const db = engine.db;
+  const db = engine.store;
   const result = db.transaction((): DiscoveryResult => {
     const after = counterValue(db, LAST_CALL_COUNTER);
     const upTo = Math.min(Number.MAX_SAFE_INTEGER, after + maxCalls);
@@ -177,7 +177,7 @@ function register(engine: RegistryWriter, batch: NewCalls, servers: ConfiguredSe
       : server?.startsWith('plugin_')
         ? 'plugin'
         : 'project';
-  engine.db.run(
+  engine.store.run(
     `INSERT INTO tool_registry (name, scope, type, origin, server, status, discovered_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`,
     [

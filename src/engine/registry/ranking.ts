@@ -148,13 +148,13 @@ function compareRanked(a: RankedTool, b: RankedTool): number {
   );
 }
 
-export function rankTools(engine: Pick<ProjectStore, 'db'>, options: RankOptions = {}): RankedTool[] {
+export function rankTools(engine: Pick<ProjectStore, 'store'>, options: RankOptions = {}): RankedTool[] {
   return runAtOnce(rankingSteps(engine, options));
 }
 
 /** `rankTools`, with `pause()` awaited after each query. Nothing else may write the database meanwhile. */
 export function rankToolsInSteps(
-  engine: Pick<ProjectStore, 'db'>,
+  engine: Pick<ProjectStore, 'store'>,
   options: RankOptions = {},
   pause?: () => Promise<void>,
 ): Promise<RankedTool[]> {
@@ -162,10 +162,13 @@ export function rankToolsInSteps(
 }
 
 /** The ranking, yielding after each of its three queries. */
-export function* rankingSteps(engine: Pick<ProjectStore, 'db'>, options: RankOptions): Steps<RankedTool[]> {
+export function* rankingSteps(
+  engine: Pick<ProjectStore, 'store'>,
+  options: RankOptions,
+): Steps<RankedTool[]> {
   const strategy = options.strategy ?? 'frequency-share';
   const now = options.now ?? Date.now();
-  const db = engine.db;
+  const db = engine.store;
   const rows = readRows<RegistryRow>(
     db,
     `SELECT name, type, scope, origin, source, line, server, description, disabled, status, status_reason,

@@ -4,7 +4,7 @@ import type { ProjectStore } from '../storage/projectStore';
 import type { Row, Store } from '../storage/store';
 
 /** What the registry's write passes need of a project engine. */
-export type RegistryWriter = Pick<ProjectStore, 'db' | 'role' | 'noteExternalChange'>;
+export type RegistryWriter = Pick<ProjectStore, 'store' | 'role' | 'noteExternalChange'>;
 
 /** A reader's database is replaced by the writer's next snapshot: writing to it would silently vanish. */
 export function assertWriter(engine: RegistryWriter, what: string): void {

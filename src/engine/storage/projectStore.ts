@@ -4,7 +4,7 @@ import type { ProjectIdentity } from '../kernel/projectIdentity';
 import type { Store } from './store';
 
 export interface ProjectStore {
-  readonly db: Store;
+  readonly store: Store;
   /** Only the window that writes the project may change its database; a reader's is replaced by snapshots. */
   readonly role: Role;
   readonly home: string;

@@ -92,7 +92,7 @@ export async function importAgentSessions(
     prompts: 0,
     sessions: 0,
   };
-  const db = engine.db;
+  const db = engine.store;
   for (const { file, adapter } of files) {
     if (options.signal?.aborted) break;
     const stat = sessionFileStamp(file);

@@ -185,7 +185,7 @@ export async function importTranscripts(
  * Returns how many sessions changed.
  */
 function endIdleSessions(engine: ProjectStore, before: number): number {
-  const db = engine.db;
+  const db = engine.store;
   const changesBefore = db.number('SELECT total_changes()');
   db.run(
     `UPDATE sessions SET
@@ -245,7 +245,7 @@ class TranscriptImport {
     try {
       const force = this.options.force === true;
       const stat = await handle.stat();
-      const row = this.engine.db.get<FileProgressRow>('SELECT * FROM transcript_files WHERE path = ?', [
+      const row = this.engine.store.get<FileProgressRow>('SELECT * FROM transcript_files WHERE path = ?', [
         source.file,
       ]);
       if (row && !force && row.size === stat.size && row.mtime_ms === stat.mtimeMs) {
@@ -305,7 +305,7 @@ class TranscriptImport {
     };
     const handle = await fs.promises.open(plan.file, 'r');
     try {
-      const rows = new TranscriptRowWriter(this.engine.db);
+      const rows = new TranscriptRowWriter(this.engine.store);
       let offset = plan.start;
       this.result.files++;
       for (;;) {
@@ -313,7 +313,7 @@ class TranscriptImport {
         const chunk = await this.reader.read(handle, offset, chunkBytes);
         const end = offset + (chunk?.length ?? 0);
         const mark = await fingerprint(handle, end);
-        this.engine.db.transaction(() => {
+        this.engine.store.transaction(() => {
           if (chunk?.kind === 'lines') this.addLines(chunk.lines, rows, context);
           else if (chunk?.kind === 'oversized') {
             this.result.lines++;
@@ -325,7 +325,7 @@ class TranscriptImport {
           this.result.prompts += counts.prompts;
           this.result.sessions += counts.sessions;
           // `size` is the size examined to its end: only then may an unchanged file be skipped next time.
-          this.engine.db.run(
+          this.engine.store.run(
             `INSERT INTO transcript_files (path, size, mtime_ms, offset, head_hash, tail_hash, cwd)
              VALUES (?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,

@@ -18,7 +18,7 @@ void sqlJsOn(module).then((SQL) => {
   const store = new Store(new SQL.Database());
   migrate(store.db);
   // Reads as the views make them (planner, grouping, sorting, full-text search) and writes of each kind.
-  rankTools({ db: store });
+  rankTools({ store: store });
   memoryCounts(store);
   latestModel(store);
   searchObservations(store, { query: 'warm up' });

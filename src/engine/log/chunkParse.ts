@@ -49,15 +49,18 @@ export const REJECT_WIDTH = 4;
 /** The longest error or prompt text kept in a row; the event log keeps the whole payload. */
 const MAX_TEXT = 8_000;
 
-/** Redacted (again: a log written by an earlier recorder may hold what today's rules catch), then clipped. */
-function clip(text: string): string {
+/**
+ * A prompt or error text as a row keeps it: redacted (again: a log written by an earlier recorder may hold what
+ * today's rules catch), then clipped. Imports store theirs the same way, so one prompt from both compares equal.
+ */
+export function storedText(text: string): string {
   const redacted = redactText(text).text;
   return redacted.length > MAX_TEXT ? `${redacted.slice(0, MAX_TEXT)}…` : redacted;
 }
 
 function errorText(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  return clip(typeof value === 'string' ? value : JSON.stringify(value));
+  return storedText(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 /** Session facts gathered over one chunk and written once per session, not once per event. */
@@ -233,7 +236,8 @@ function addEvent(
       break;
     }
     case 'prompt': {
-      if (agentEvent.prompt !== undefined) parsed.prompts.push(event, sessionId, clip(agentEvent.prompt), at);
+      if (agentEvent.prompt !== undefined)
+        parsed.prompts.push(event, sessionId, storedText(agentEvent.prompt), at);
       break;
     }
   }

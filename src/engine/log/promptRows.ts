@@ -3,6 +3,42 @@ import type { Store } from '../storage/store';
 import { PROMPT_WIDTH } from './chunkParse';
 
 /**
+ * The one writer of the prompts table, for both of its sources. A prompt an import read has a key, and claims
+ * the row the hooks recorded (same session and text, nearest in time) instead of adding a second one; a hook
+ * prompt claims an imported row the same way (PromptRows below).
+ */
+
+export interface ImportedPrompt {
+  /** Unique to the line or item it came from, so a second import of it is known. */
+  key: string;
+  sessionId: string;
+  /** As stored: redacted and clipped (`storedText`). */
+  text: string;
+  at: number;
+}
+
+/** Writes a prompt an import read, unless already imported or recorded by the hooks; returns whether it added a row. */
+export function writeImportedPrompt(store: Store, prompt: ImportedPrompt): boolean {
+  if (store.get('SELECT 1 AS found FROM prompts WHERE source_key = ?', [prompt.key])) return false;
+  const hookRow = store.get(
+    `SELECT id FROM prompts WHERE session_id = ? AND text = ? AND source_key IS NULL
+     ORDER BY abs(at - ?) LIMIT 1`,
+    [prompt.sessionId, prompt.text, prompt.at],
+  );
+  if (hookRow) {
+    store.run('UPDATE prompts SET source_key = ? WHERE id = ?', [prompt.key, hookRow.id]);
+    return false;
+  }
+  store.run('INSERT INTO prompts (event_id, session_id, text, at, source_key) VALUES (NULL, ?, ?, ?, ?)', [
+    prompt.sessionId,
+    prompt.text,
+    prompt.at,
+    prompt.key,
+  ]);
+  return true;
+}
+
+/**
  * A chunk's hook prompts (chunkParse's flat `prompts`, PROMPT_WIDTH values each). A transcript import may have
  * recorded a prompt first: the hook event then claims that row (same session and text, nearest in time)
  * instead of adding one. The claims are planned before anything of the chunk is written, since the memory

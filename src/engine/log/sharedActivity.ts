@@ -5,6 +5,7 @@
  * a few minutes (and, for a report, the same words) is the same one.
  */
 import { type ParsedChunk, TOOL_CALL_WIDTH } from './chunkParse';
+import { recordedCalls } from './toolCallRows';
 import type { ObservationSource } from '../memory/types';
 import type { Store } from '../storage/store';
 
@@ -73,12 +74,6 @@ function importedToolCalls(store: Store, parsed: ParsedChunk, events: ReadonlySe
     const useId = calls[i + 1];
     if (typeof useId === 'string' && events.has(event)) byUseId.set(useId, event);
   }
-  if (byUseId.size === 0) return [];
-  return store
-    .all(
-      `SELECT tool_use_id FROM tool_calls
-       WHERE tool_use_id IN (SELECT value FROM json_each(?)) AND event_id IS NULL`,
-      [JSON.stringify([...byUseId.keys()])],
-    )
-    .map((row) => byUseId.get(String(row.tool_use_id))!);
+  const imported = recordedCalls(store, [...byUseId.keys()], true);
+  return [...imported].map((useId) => byUseId.get(useId)!);
 }

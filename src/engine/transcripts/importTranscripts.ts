@@ -17,6 +17,7 @@ import {
   listTranscripts,
   sessionIdFromPath,
 } from '../agents/claudeCode/transcriptFiles';
+import { endIdleImportedSessions } from '../log/sessionRows';
 import type { RowCounts } from './importedActivity';
 import { type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
 import { yieldToHost } from '../kernel/yieldToHost';
@@ -179,24 +180,9 @@ export async function importTranscripts(
   return result;
 }
 
-/**
- * Sessions read from transcripts and never ended by a SessionEnd hook end at their last line once it is
- * older than `before`, so they get a summary; one whose transcript grew since is moved on or opened again.
- * Returns how many sessions changed.
- */
+/** Imported sessions that stopped long enough ago end at their last line (log/sessionRows.ts). */
 function endIdleSessions(engine: ProjectStore, before: number): number {
-  const db = engine.store;
-  const changesBefore = db.number('SELECT total_changes()');
-  db.run(
-    `UPDATE sessions SET
-       ended_at = CASE WHEN last_event_at < ?1 THEN last_event_at END,
-       end_reason = CASE WHEN last_event_at < ?1 THEN ?2 END
-     WHERE transcript_path IN (SELECT path FROM transcript_files)
-       AND (ended_at IS NULL OR end_reason = ?2)
-       AND ended_at IS NOT (CASE WHEN last_event_at < ?1 THEN last_event_at END)`,
-    [before, IDLE_END_REASON],
-  );
-  return db.number('SELECT total_changes()') - changesBefore;
+  return endIdleImportedSessions(engine.store, before, IDLE_END_REASON);
 }
 
 class TranscriptImport {

@@ -7,7 +7,8 @@ import type { SessionItem } from '../agents/adapter';
 import type { AgentEvent, AgentId } from '../agents/types';
 import { analyseAgentEvent } from '../memory/eventMemory';
 import type { Store } from '../storage/store';
-import { ImportedActivityWriter, type ImportedSession, type RowCounts } from './importedActivity';
+import type { ImportedSession } from '../log/sessionRows';
+import { ImportedActivityWriter, type RowCounts } from './importedActivity';
 
 /** Write `items`, read from `file` of `agent`'s, inside the caller's transaction. */
 export function writeSessionItems(

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { promptText } from '../agents/claudeCode/promptText';
 import type { Json, TranscriptEntry } from '../agents/claudeCode/transcriptLine';
 import type { Store } from '../storage/store';
-import { ImportedActivityWriter, type ImportedSession, type RowCounts } from './importedActivity';
+import type { ImportedSession } from '../log/sessionRows';
+import { ImportedActivityWriter, type RowCounts } from './importedActivity';
 import { type EventBase, compactionMemory, promptMemory, toolCallMemory } from './transcriptEvents';
 
 /** What a transcript file says about itself, beyond its lines. */

@@ -35,9 +35,13 @@ export {
   assembleSessionContextInSteps,
   sessionContextPath,
   writeSessionContext,
-} from './context/projectContext';
+} from './context/sessionContextAssembly';
 export { type SelectionMode } from './context/selection';
-export { SESSION_CONTEXT_BUDGET, type SessionContext, TOOL_SECTION_BUDGET } from './context/sessionContext';
+export {
+  SESSION_CONTEXT_BUDGET,
+  type SessionContext,
+  TOOL_SECTION_BUDGET,
+} from './context/sessionContextText';
 export { usageLevel } from './live/usageLevel';
 export { listLogFiles } from './log/ingest';
 export {

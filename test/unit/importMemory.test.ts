@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { assembleSessionContext } from '../../src/engine/context/projectContext';
+import { assembleSessionContext } from '../../src/engine/context/sessionContextAssembly';
 import { searchObservations } from '../../src/engine/memory';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import type { Row } from '../../src/engine/storage/store';

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalisePayload } from '../../src/engine/agents/payloads';
-import { assembleSessionContext } from '../../src/engine/context/projectContext';
-import { buildSessionContext, formatToolSection } from '../../src/engine/context/sessionContext';
+import { assembleSessionContext } from '../../src/engine/context/sessionContextAssembly';
+import { buildSessionContext, formatToolSection } from '../../src/engine/context/sessionContextText';
 import { formatObservations } from '../../src/engine/memory/format';
 import { recalled } from '../../src/engine/memory/recall';
 import { analyseEvent } from '../../src/engine/memory/summarise';

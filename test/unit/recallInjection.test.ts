@@ -18,7 +18,7 @@ import {
   writeSessionContext,
 } from '../../src/engine';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { findSessionContext } from '../../src/hook/sessionContext';
+import { findSessionContext } from '../../src/hook/sessionContextReader';
 import { connectMemoryServer } from '../support/mcpClient';
 import { bundleForNode } from '../support/bundle';
 import { type Payload, appendEvents, hookEvent, tempWorkspace } from '../support/events';

@@ -8,7 +8,7 @@ import { RECORDER_KEY, parseEventLine } from '../../src/engine/events/eventLine'
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 import { LINE_CAP, MAX_DEPTH, MAX_VALUES, STRING_CAP, buildRecord } from '../../src/engine/log/hookRecord';
-import { MAX_CONTEXT_CHARS } from '../../src/hook/sessionContext';
+import { MAX_CONTEXT_CHARS } from '../../src/hook/sessionContextReader';
 import { type Payload, allHookExamples, hookExample, tempWorkspace } from '../support/events';
 import { tsNodeArgs } from '../support/processes';
 

@@ -7,9 +7,9 @@
  * activity (sessions, tool calls, prompts) and the memory's observations. The views below read those rows
  * afterwards, in this order: the registry first, because the fold removes the calls it reads.
  */
-import { sessionContextSteps, writeSessionContext } from '../context/projectContext';
+import { sessionContextSteps, writeSessionContext } from '../context/sessionContextAssembly';
 import type { SelectionMode } from '../context/selection';
-import type { SessionContext } from '../context/sessionContext';
+import type { SessionContext } from '../context/sessionContextText';
 import { type DiscoveryResult, discoverFromUse, LAST_CALL_COUNTER } from '../registry/discovery';
 import { runAtOnce, type Steps } from '../kernel/steps';
 import type { ProjectEngine } from './projectEngine';

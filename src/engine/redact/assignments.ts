@@ -3,8 +3,8 @@
  * password written in a sentence ("the password is ...").
  */
 import { SECRET_WORDS, kindOfName } from './names';
-import type { Rule } from './rule';
-import { isCodeReference, isPlaceholder, looksLikePassword, marker } from './values';
+import type { Rule } from './ruleShape';
+import { isCodeReference, isPlaceholder, looksLikePassword, marker } from './valueChecks';
 
 /** Where the name ending at `end` starts: names are letters, digits and `_.-`. */
 function nameStart(input: string, end: number): number {

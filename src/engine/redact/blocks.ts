@@ -1,6 +1,6 @@
 /** Secrets that span lines: `<private>` spans, PEM private keys, the data of a Kubernetes Secret. */
-import { type Rule, whole } from './rule';
-import { isPlaceholder, marker } from './values';
+import { type Rule, whole } from './ruleShape';
+import { isPlaceholder, marker } from './valueChecks';
 
 const K8S_KIND = /\bkind\\?["']?[ \t]*:[ \t]*\\?["']?Secret\b/;
 

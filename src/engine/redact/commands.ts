@@ -1,7 +1,7 @@
 /** Passwords and tokens given to commands on their command line. */
 import { SECRET_WORDS, kindOfName } from './names';
-import { type Rule, replaceQuoted } from './rule';
-import { isPlaceholder, marker } from './values';
+import { type Rule, replaceQuoted } from './ruleShape';
+import { isPlaceholder, marker } from './valueChecks';
 
 /** A flag's value: quoted, or a word that is neither the next flag nor a shell operator (`&&`, `>`, `|`). */
 const VALUE = String.raw`("[^"\r\n]*"|'[^'\r\n]*'|[^\s'"&|;<>()-][^\s'"]*)`;

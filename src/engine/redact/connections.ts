@@ -2,8 +2,8 @@
  * Credentials inside URLs and connection strings: the password of `scheme://user:password@host`, ADO
  * `Pwd=`, Azure account keys and SAS signatures, webhook URLs (whose path is the credential).
  */
-import { type Rule, afterPrefix } from './rule';
-import { isPlaceholder, looksRandom, marker } from './values';
+import { type Rule, afterPrefix } from './ruleShape';
+import { isPlaceholder, looksRandom, marker } from './valueChecks';
 
 /** A webhook URL whose secret is its path after `prefix` (regex source, up to the part to hide). */
 function webhook(id: string, trigger: string, prefix: string): Rule {

@@ -3,8 +3,14 @@
  * `.pgpass` and `.netrc` lines, Docker's `config.json`, and an AWS secret access key with no name before
  * it (the console's `accessKeys.csv`, the output of `aws configure get aws_secret_access_key`).
  */
-import { type Rule, afterPrefix } from './rule';
-import { isBasicCredential, isPlaceholder, looksLikePassword, marker, mixesCaseAndDigits } from './values';
+import { type Rule, afterPrefix } from './ruleShape';
+import {
+  isBasicCredential,
+  isPlaceholder,
+  looksLikePassword,
+  marker,
+  mixesCaseAndDigits,
+} from './valueChecks';
 
 /** What comes before a line's text: a Read's line number (`  12→`, `12\t`) or a diff's `+`/`-`. */
 const LINE_PREFIX = /^(?:[ \t]*\d+[\t→]|[+-])?[ \t]*/;

@@ -1,6 +1,6 @@
 /** Credentials in HTTP headers: Authorization, Bearer and Basic credentials, cookies. */
-import type { Rule } from './rule';
-import { isBasicCredential, isPlaceholder, marker } from './values';
+import type { Rule } from './ruleShape';
+import { isBasicCredential, isPlaceholder, marker } from './valueChecks';
 
 /** A header that names its scheme but whose credentials are a variable (`Bearer $TOKEN`). */
 const AUTH_SCHEME = /^(?:bearer|basic|token|bot|digest|apikey|negotiate)$/i;

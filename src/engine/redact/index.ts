@@ -9,6 +9,6 @@
  * never matched again.
  */
 export { secretKeyKind } from './names';
-export { REDACTION_RULES } from './rules';
+export { REDACTION_RULES } from './ruleTable';
 export { cutMarker, redactAndCut, redactText, sliceSafe, unescapeJson } from './text';
-export { type CutNote, joinPath, redactValue } from './value';
+export { type CutNote, joinPath, redactValue } from './jsonValue';

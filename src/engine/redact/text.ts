@@ -3,9 +3,9 @@
  * rules can match at all; only those run, in table order. Most strings trigger few rules, so the cost is
  * about one pass over the text whatever the size of the table.
  */
-import type { Rule } from './rule';
-import { RULES as TABLE } from './rules';
-import { marker } from './values';
+import type { Rule } from './ruleShape';
+import { RULES as TABLE } from './ruleTable';
+import { marker } from './valueChecks';
 
 /** A plain array, read in the hot loop (a module's export may be a getter where modules are not bundled). */
 const RULES: readonly Rule[] = [...TABLE];

@@ -4,8 +4,8 @@
  * length where issuers have changed formats, and a few ask for random-looking bodies where words share the
  * prefix.
  */
-import { type Rule, token } from './rule';
-import { looksRandom, mixesCaseAndDigits } from './values';
+import { type Rule, token } from './ruleShape';
+import { looksRandom, mixesCaseAndDigits } from './valueChecks';
 
 const mixedCase = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s);
 /**

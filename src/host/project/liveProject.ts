@@ -11,7 +11,7 @@ import {
 import type { ProjectView } from '../../shared/protocol';
 import { LiveGauge } from './liveGauge';
 import type { Log } from '../log';
-import { NextSessionContext } from './nextSessionContext';
+import { SessionContextRefresher } from './sessionContextRefresher';
 import { ProjectIngest } from './projectIngest';
 import { ProjectTools } from './projectTools';
 
@@ -39,7 +39,7 @@ export class LiveProject {
   readonly gauge: LiveGauge;
   /** The tool registry: config scans, discovery from use, ranking for the dashboard. */
   readonly tools: ProjectTools;
-  readonly nextContext: NextSessionContext;
+  readonly nextContext: SessionContextRefresher;
   /** Reading the event log, and the views that follow it. */
   readonly ingest: ProjectIngest;
 
@@ -50,7 +50,7 @@ export class LiveProject {
   ) {
     this.gauge = new LiveGauge(engine, log, notify);
     this.tools = new ProjectTools(this, log, notify);
-    this.nextContext = new NextSessionContext(engine, log, notify);
+    this.nextContext = new SessionContextRefresher(engine, log, notify);
     this.ingest = new ProjectIngest(this, log);
   }
 

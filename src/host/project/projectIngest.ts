@@ -19,7 +19,7 @@ import type { IngestCounts, IngestProgress } from '../../shared/protocol';
 import type { Log } from '../log';
 import { longestPause } from '../pauseWatch';
 import type { LiveGauge } from './liveGauge';
-import type { NextSessionContext } from './nextSessionContext';
+import type { SessionContextRefresher } from './sessionContextRefresher';
 import type { ProjectTools } from './projectTools';
 
 /** A backlog above this size gets a cancellable progress notification; smaller ones are read silently. */
@@ -51,7 +51,7 @@ interface IngestHost {
   readonly name: string;
   readonly tools: Pick<ProjectTools, 'beforeViews' | 'discovered' | 'scheduleRank'>;
   readonly gauge: Pick<LiveGauge, 'sessionsChanged'>;
-  readonly nextContext: Pick<NextSessionContext, 'schedule'>;
+  readonly nextContext: Pick<SessionContextRefresher, 'schedule'>;
   exclusive<T>(job: () => Promise<T>): Promise<T>;
   notify(): void;
   showNewWarnings(): void;
@@ -232,7 +232,7 @@ export class ProjectIngest {
   /**
    * Bring the derived views up to date in steps (engine/project/derivedViews.ts): the registry reads new
    * calls, then detail older than the `contextDeck.history.detailDays` window is folded; the next session's
-   * context follows after a quiet moment (NextSessionContext). `newHistory`: older detail may have come in,
+   * context follows after a quiet moment (SessionContextRefresher). `newHistory`: older detail may have come in,
    * look even if the window has not moved. `log`: say how many rows were folded (an ingest says it in its
    * own line). Must run inside the queue. Never rejects: failures are logged. Returns the rows folded.
    */

@@ -1,7 +1,7 @@
 /**
- * The next session's starting context for a project, from its memory and tool registry, and the file the
- * recorder prints at SessionStart. Written whenever its inputs change, by the extension and by the CLI,
- * so the recorder never needs the engine.
+ * The next session's starting context for a project, assembled from its memory and tool registry (laid
+ * out by sessionContextText.ts), and the file the recorder prints at SessionStart. Written whenever its
+ * inputs change, by the extension and by the CLI, so the recorder never needs the engine.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,7 +16,7 @@ import type { ObservationSource } from '../memory/types';
 import { visibleLine } from '../../shared/visibleText';
 import type { Row } from '../storage/store';
 import { type SelectionMode, selectRelevantContext } from './selection';
-import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContext';
+import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContextText';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,7 +32,7 @@ const SUMMARY_MAX = 2000;
 /** One item of the summary, cut like a section's line: its 18 items fit SUMMARY_MAX whole, quotes closed. */
 const ITEM_MAX = 100;
 
-export interface ProjectContextOptions {
+export interface SessionContextOptions {
   now: number;
   mode?: SelectionMode;
   /** The agent type the context is for; observations of the same type weigh more (seed 001). */
@@ -44,7 +44,7 @@ function lines(
   where: string,
   window: number,
   limit: number,
-  options: ProjectContextOptions,
+  options: SessionContextOptions,
 ): ContextLine[] {
   const rows = engine.store.all(
     // By time: the index of live observations by type would read every one of a common type.
@@ -117,7 +117,7 @@ function previousSummary(engine: ProjectStore): string | null {
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
 }
 
-export function assembleSessionContext(engine: ProjectStore, options: ProjectContextOptions): SessionContext {
+export function assembleSessionContext(engine: ProjectStore, options: SessionContextOptions): SessionContext {
   return runAtOnce(sessionContextSteps(engine, options));
 }
 
@@ -127,7 +127,7 @@ export function assembleSessionContext(engine: ProjectStore, options: ProjectCon
  */
 export function assembleSessionContextInSteps(
   engine: ProjectStore,
-  options: ProjectContextOptions,
+  options: SessionContextOptions,
   pause?: () => Promise<void>,
 ): Promise<SessionContext> {
   return runInSteps(sessionContextSteps(engine, options), pause);
@@ -136,7 +136,7 @@ export function assembleSessionContextInSteps(
 /** The next session's context, a query per step (project/derivedViews.ts runs it after an ingest). */
 export function* sessionContextSteps(
   engine: ProjectStore,
-  options: ProjectContextOptions,
+  options: SessionContextOptions,
 ): Steps<SessionContext> {
   const ranked = yield* rankingSteps(engine, { hideBuiltins: true, now: options.now });
   const tools = ranked.map((tool) => ({

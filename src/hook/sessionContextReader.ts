@@ -1,4 +1,7 @@
-/** The SessionStart hook's one output: the project's session-start context, when Context Deck has one. */
+/**
+ * The SessionStart hook's one output: the project's session-start context, when Context Deck has one, read
+ * from the file the engine writes (engine/context/sessionContextAssembly.ts).
+ */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 // Project identity: imported here, outside the recorder's entry, so that only SessionStart (which loads

@@ -1,6 +1,6 @@
 /** Judging a candidate value: a secret, or something that only stands where a secret would. */
 
-/** What a secret becomes. Kinds are lower-case words joined by hyphens (see rules.ts). */
+/** What a secret becomes. Kinds are lower-case words joined by hyphens (see ruleTable.ts). */
 export function marker(kind: string): string {
   return `[REDACTED:${kind}]`;
 }

@@ -1,5 +1,5 @@
 /** The shape of a redaction rule and the few ways a match is replaced. */
-import { isPlaceholder, marker } from './values';
+import { isPlaceholder, marker } from './valueChecks';
 
 export interface Rule {
   /** Unique and stable: tests and docs name rules by it. */

@@ -7,7 +7,7 @@ import {
   type ToolForContext,
   buildSessionContext,
   formatToolSection,
-} from '../../src/engine/context/sessionContext';
+} from '../../src/engine/context/sessionContextText';
 import { relativeTime } from '../../src/shared/relativeTime';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');

@@ -23,10 +23,11 @@ function selectionMode(): SelectionMode {
 }
 
 /**
- * The context the project's next session starts with: kept current in `session-context.md` (which the
- * recorder prints at SessionStart) by the writing window, and measured for the dashboard.
+ * Keeps the context the project's next session starts with current in `session-context.md` (which the
+ * recorder prints at SessionStart), in the writing window: after a quiet moment once its inputs change, and
+ * every minute. Holds the last one for the dashboard's gauge and the preview.
  */
-export class NextSessionContext implements vscode.Disposable {
+export class SessionContextRefresher implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private readonly interval: NodeJS.Timeout;
   private last: SessionContext | null = null;

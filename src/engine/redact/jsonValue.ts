@@ -5,7 +5,7 @@
  */
 import { secretKeyKind } from './names';
 import { redactAndCut, redactLines } from './text';
-import { isPlaceholder, marker } from './values';
+import { isPlaceholder, marker } from './valueChecks';
 
 export interface CutNote {
   /** Where in the value: `tool_response.content[0].text`; empty for the value itself. */

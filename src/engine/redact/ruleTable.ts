@@ -9,7 +9,7 @@ import { COMMAND_RULES } from './commands';
 import { CONNECTION_RULES } from './connections';
 import { FILE_RULES } from './files';
 import { HEADER_RULES } from './headers';
-import type { Rule } from './rule';
+import type { Rule } from './ruleShape';
 import { TOKEN_RULES } from './tokens';
 
 export const RULES: readonly Rule[] = [

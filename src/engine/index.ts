@@ -115,7 +115,7 @@ export {
   type ToolScope,
   writeProjectServerEnabled,
 } from './registry';
-export { configLocations } from './registry/configPaths';
+export { configLocations } from './agents/configLocations';
 export {
   serverSwitches,
   toggleConfirmation,

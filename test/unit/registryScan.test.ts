@@ -626,3 +626,35 @@ describe('config scan: the other agents’ own config', () => {
     assert.ok(result.entries.some((entry) => entry.name === 'mcp__github__*'));
   });
 });
+
+describe("Claude Code's tool config is an adapter's, like the other agents'", () => {
+  test('it declares its own servers (not Cursor’s it also reads) and names their tools as Claude Code does', async () => {
+    const { claudeCodeAdapter } = await import('../../src/engine/agents/claudeCode');
+    place(ws.project, '.mcp.json', fixture('mcp/claude-code-dot-mcp.env-expansion.docs-example.json'));
+    place(
+      userHome,
+      '.claude.json',
+      fixture('mcp/claude-code-dot-claude-json.local-scope.docs-example.json').replace(
+        '/path/to/your/project',
+        ws.project,
+      ),
+    );
+    place(ws.project, '.cursor/mcp.json', fixture('mcp/cursor-mcp.0xJacky-nginx-ui.json'));
+    const tools = claudeCodeAdapter.tools;
+    assert.ok(tools, 'Claude Code has a tool config');
+    const { servers, problems } = tools.servers(ws.project, userHome, {});
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      servers.map(({ name, scope, file }) => ({ name, scope, file: path.basename(file) })),
+      [
+        { name: 'stripe', scope: 'project', file: '.claude.json' },
+        { name: 'api-server', scope: 'project', file: '.mcp.json' },
+      ],
+    );
+    assert.equal(tools.mcpToolName('api-server', 'search'), 'mcp__api-server__search');
+    assert.ok(tools.files(ws.project, userHome, {}).includes(path.join(ws.project, '.mcp.json')));
+    // The scan reads Claude Code through this adapter: the same servers, under the names its events use.
+    const names = scan().entries.map((entry) => entry.name);
+    assert.ok(names.includes('mcp__stripe__*') && names.includes('mcp__api-server__*'));
+  });
+});

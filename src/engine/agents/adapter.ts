@@ -3,6 +3,10 @@
  * has; the engine reaches them through `agents/index.ts`, never by importing an agent's folder itself.
  */
 import type { EventPayload } from '../events/eventLine';
+import type { ToolScope } from '../../shared/tools';
+import type { JsonConfig } from '../kernel/jsonConfig';
+import type { ConfigLocations } from './configLocations';
+import type { ConfigEntry, ScanProblem } from './toolTypes';
 import type { AgentEvent, AgentId, ToolCall } from './types';
 
 /** Reads the agent's hook payloads. Cheap and dependency-light: the recorder runs it on every hook call. */
@@ -113,6 +117,15 @@ export interface DeclaredServer {
   disabled: boolean;
 }
 
+/** What a scan of the agents' tool configs gives each agent: where to look, and a reader of JSON files. */
+export interface ToolScanContext {
+  locations: ConfigLocations;
+  scopes: readonly ToolScope[];
+  /** Parses a JSON config (a repository's only where it really is inside it), reporting what is wrong with it. */
+  read(file: string): JsonConfig | undefined;
+  problems: ScanProblem[];
+}
+
 export interface ToolConfig {
   /** The config files that declare the agent's MCP servers, for watching. */
   files(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): string[];
@@ -124,6 +137,11 @@ export interface ToolConfig {
   ): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string; readWhole?: true }> };
   /** The name the agent gives tool `tool` of server `server` in its events. */
   mcpToolName(server: string, tool: string): string;
+  /**
+   * Every tool the config declares, for an agent whose config holds more than MCP servers (Claude Code:
+   * skills, commands, subagents, plugins, and servers in its own precedence); others are scanned by `servers`.
+   */
+  entries?(context: ToolScanContext): ConfigEntry[];
 }
 
 /** How the memory MCP server is started: an absolute runtime, its arguments and extra environment. */

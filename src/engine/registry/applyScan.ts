@@ -4,9 +4,9 @@
  * reappears comes back. Nothing is ever deleted, and a file that failed to parse removes nothing.
  */
 import type { Store } from '../storage/store';
-import { displayPath } from './configPaths';
+import { displayPath } from '../agents/configLocations';
 import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
-import { configuredServerPrefix, serverToolPrefix } from './toolNames';
+import { configuredServerPrefix, serverToolPrefix } from '../agents/toolNames';
 import type { ToolScope, ToolStatus, ToolType } from '../../shared/tools';
 import type { ConfigEntry, ConfigScan } from '../agents/toolTypes';
 

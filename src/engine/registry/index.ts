@@ -2,7 +2,7 @@
 export { applyScan } from './applyScan';
 export { type ScanOptions, scanConfigs } from './configScan';
 export { scanConfigsOffThread } from './scanOffThread';
-export { displayPath } from './configPaths';
+export { displayPath } from '../agents/configLocations';
 export { type DiscoveryResult, discoverFromUse } from './discovery';
 export { readFrontMatter } from '../kernel/frontMatter';
 export { type RankOptions, type RankedTool, rankTools, rankToolsInSteps } from './ranking';

@@ -11,7 +11,7 @@ import type { ProjectStore } from '../storage/projectStore';
 import { runAtOnce, runInSteps, type Steps } from '../kernel/steps';
 import { readRows } from './registryDb';
 import { toolAgents } from './toolAgents';
-import { configuredServerPrefix, serverToolPrefix } from './toolNames';
+import { configuredServerPrefix, serverToolPrefix } from '../agents/toolNames';
 import type {
   RankingStrategy,
   ScoreParts,

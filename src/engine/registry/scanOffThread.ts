@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { bundledScript } from '../kernel/bundledScript';
 import { type ScanOptions, scanConfigs } from './configScan';
-import { configLocations } from './configPaths';
+import { configLocations } from '../agents/configLocations';
 import type { ConfigScan } from '../agents/toolTypes';
 
 /** Far beyond a real scan (milliseconds); only a file system that stops answering gets here. */

@@ -12,7 +12,7 @@ import {
   settingsBackupDir,
   writeSettingsWithBackup,
 } from '../agents/jsoncEdit';
-import { claudeJsonProjectPath } from './agentSettings';
+import { claudeJsonProjectPath } from '../agents/claudeCode/settings';
 import {
   type ConfigLocationOptions,
   type ConfigLocations,
@@ -20,9 +20,9 @@ import {
   displayPath,
   projectSettingsFiles,
   userSettingsFile,
-} from './configPaths';
+} from '../agents/configLocations';
 import { type JsonConfig, readJsonConfig } from '../kernel/jsonConfig';
-import { isObject } from './mcpServers';
+import { isObject } from '../agents/mcpServerEntries';
 import type { RankedTool } from './ranking';
 import type { ConfigScan } from '../agents/toolTypes';
 

@@ -1,16 +1,19 @@
 /**
- * Claude Code: hook payloads and settings here; its transcripts, which say what fills the context item by
- * item, have their own reader (transcripts/), richer than the neutral session items other agents give.
+ * Claude Code: hook payloads and settings, its tool config, and its transcripts' format here. Its transcripts,
+ * which say what fills the context item by item, are imported and followed by readers of their own
+ * (transcripts/, live/), richer than the neutral session items other agents give.
  */
 import type { AgentAdapter } from '../adapter';
 import { claudeHooks } from './hooks';
 import { claudeMemoryServer } from './memoryServer';
 import { claudePayloads } from './payload';
+import { claudeTools } from './toolConfig';
 
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   displayName: 'Claude Code',
   payloads: claudePayloads,
   hooks: claudeHooks,
+  tools: claudeTools,
   memoryServer: claudeMemoryServer,
 };

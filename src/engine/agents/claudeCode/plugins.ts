@@ -5,15 +5,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentSettings } from './agentSettings';
-import { type ConfigLocations, projectKeys } from './configPaths';
-import type { JsonConfig } from '../kernel/jsonConfig';
-import { agentEntries, clipDescription, commandEntries, skillEntries } from '../agents/markdownTools';
-import { type ServerOwner, isObject, pluginServerEntries, serverEntries } from './mcpServers';
-import { pluginServerKey } from './toolNames';
-import type { ConfigEntry, ScanProblem } from '../agents/toolTypes';
+import type { AgentSettings } from './settings';
+import { type ConfigLocations, projectKeys } from '../configLocations';
+import type { JsonConfig } from '../../kernel/jsonConfig';
+import { agentEntries, clipDescription, commandEntries, skillEntries } from '../markdownTools';
+import { type ServerOwner, isObject, pluginServerEntries, serverEntries } from '../mcpServerEntries';
+import { pluginServerKey } from '../toolNames';
+import type { ConfigEntry, ScanProblem } from '../toolTypes';
 
-function installedPluginsFile(locations: ConfigLocations): string {
+export function installedPluginsFile(locations: ConfigLocations): string {
   return path.join(locations.claudeDir, 'plugins', 'installed_plugins.json');
 }
 

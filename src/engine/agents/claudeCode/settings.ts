@@ -3,9 +3,14 @@
  * servers toggled off in `/mcp` (`disabledMcpServers` of the project's entry in ~/.claude.json), plugins
  * set to false in `enabledPlugins`.
  */
-import { type ConfigLocations, projectKeys, projectSettingsFiles, userSettingsFile } from './configPaths';
-import type { JsonConfig } from '../kernel/jsonConfig';
-import { isObject } from './mcpServers';
+import {
+  type ConfigLocations,
+  projectKeys,
+  projectSettingsFiles,
+  userSettingsFile,
+} from '../configLocations';
+import type { JsonConfig } from '../../kernel/jsonConfig';
+import { isObject } from '../mcpServerEntries';
 
 export interface AgentSettings {
   /** `.mcp.json` server key -> the file that disables it. */

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { claudeConfigDirs } from '../agents/claudeCode/transcriptFiles';
+import { claudeConfigDirs } from './claudeCode/transcriptFiles';
 import { isWithin } from '../kernel/paths';
 
 export interface ConfigLocationOptions {

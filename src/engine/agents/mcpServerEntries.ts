@@ -2,10 +2,10 @@
 import type { JSONPath } from 'jsonc-parser';
 import { redactText } from '../redact';
 import type { JsonConfig, JsonMember } from '../kernel/jsonConfig';
-import { clipDescription } from '../agents/markdownTools';
+import { clipDescription } from './markdownTools';
 import { serverEntryName } from './toolNames';
 import type { ToolScope } from '../../shared/tools';
-import type { ConfigEntry } from '../agents/toolTypes';
+import type { ConfigEntry } from './toolTypes';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

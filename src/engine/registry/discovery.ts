@@ -6,7 +6,12 @@
  */
 import { counterValue, setCounter } from '../storage/counters';
 import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
-import { configuredServerPrefix, isBuiltinToolName, mcpServerOf, serverToolPrefix } from '../agents/toolNames';
+import {
+  configuredServerPrefix,
+  isBuiltinToolName,
+  mcpServerOf,
+  serverToolPrefix,
+} from '../agents/toolNames';
 import type { ToolScope, ToolStatus } from '../../shared/tools';
 
 export interface DiscoveryResult {

@@ -15,7 +15,7 @@ import type {
   UsageLevel,
 } from './context';
 import { type MessageUnion, message } from './messageTable';
-import type { RankingStrategy, ScoreParts, ToolOrigin, ToolScope, ToolStatus, ToolType } from './tools';
+import type { RankedToolFields, RankingStrategy, ToolScope } from './tools';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -178,34 +178,8 @@ export interface DashboardState {
   folderOpen?: boolean;
 }
 
-/** One tool of the agent tool registry, ranked (issue 4). */
-export interface ToolView {
-  name: string;
-  type: ToolType;
-  scope: ToolScope;
-  origin: ToolOrigin;
-  server: string | null;
-  /** The declaring file for display (relative to the project, or `~/...`); null when only seen in use. */
-  source: string | null;
-  line: number | null;
-  description: string | null;
-  /** Declared but switched off in the agent's settings. */
-  disabled: boolean;
-  status: ToolStatus;
-  statusReason: string | null;
-  score: number;
-  scoreParts: ScoreParts;
-  uses7d: number;
-  usesTotal: number;
-  failures: number;
-  successRate: number | null;
-  lastUsedAt: number | null;
-  unseenDays: number;
-  /** The agents that can use it (`claude-code`, `codex`...): the one declaring it, and those that called it. */
-  agents: string[];
-  /** An MCP server's tools, ranked the same way. */
-  children?: ToolView[];
-}
+/** One tool of the agent tool registry, ranked (issue 4), as the dashboard shows it. */
+export type ToolView = RankedToolFields<ToolView>;
 
 /** A config file the last scan could not read; the tools it declared keep their state. */
 export interface ToolProblemView {

@@ -50,3 +50,42 @@ export type ScoreParts =
       ageDays: number | null;
       recency: number;
     } & ScorePenalties);
+
+/**
+ * One tool of the registry as ranked: what the engine computes (RankedTool) and the dashboard shows
+ * (ToolView). `Child` is the type of an MCP server's tools, which are ranked the same way.
+ */
+export interface RankedToolFields<Child> {
+  name: string;
+  type: ToolType;
+  scope: ToolScope;
+  origin: ToolOrigin;
+  server: string | null;
+  /**
+   * The declaring file (config tools only; null when only seen in use): the engine's path, shown by the
+   * dashboard relative to the project or as `~/...`.
+   */
+  source: string | null;
+  /** The line of the entry in `source`. */
+  line: number | null;
+  description: string | null;
+  /** Declared but switched off in the agent's settings. */
+  disabled: boolean;
+  status: ToolStatus;
+  statusReason: string | null;
+  score: number;
+  scoreParts: ScoreParts;
+  uses7d: number;
+  usesTotal: number;
+  /** Failed calls, lifetime. */
+  failures: number;
+  /** Successes among the last 50 calls (a server: over each of its tools' last 50); null before any call. */
+  successRate: number | null;
+  lastUsedAt: number | null;
+  /** Whole days since the tool was last seen (used, discovered or confirmed by a config scan). */
+  unseenDays: number;
+  /** The agents that can use it (`claude-code`, `codex`...): the one declaring it, and those calling it. */
+  agents: string[];
+  /** An MCP server's tools, ranked the same way. */
+  children?: Child[];
+}

@@ -5,17 +5,16 @@
  */
 
 import type {
-  BreakdownCategory,
-  BreakdownItemKind,
-  Compaction,
-  ContextForecast,
+  AdviceFields,
+  BreakdownFields,
+  BreakdownItemFields,
+  GaugeFields,
   Phase,
-  Recommendation,
   RecommendationAction,
   UsageLevel,
 } from './context';
 import { type MessageUnion, message } from './messageTable';
-import type { RankedToolFields, RankingStrategy, ToolScope } from './tools';
+import type { ConfigFileProblem, RankedToolFields, RankingStrategy, ToolScope } from './tools';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -68,61 +67,31 @@ export interface ConnectionView {
   scopes: ScopeConnection[];
 }
 
-/** How full the active session's context window is, from its transcript. */
-export interface GaugeView {
+/** How full the active session's context window is, from its transcript, as the gauge shows it. */
+export interface GaugeView extends GaugeFields {
   /** The agent whose session this is (`claude-code`, `codex`...). */
   agent: string;
-  sessionId: string | null;
-  model: string | null;
-  transcript: string;
-  tokens: number;
-  window: number;
-  percent: number;
   level: UsageLevel;
-  compactions: Compaction[];
-  /** Compacted after the last response: `tokens` is the size before; the next response shows the new one. */
-  compactedSinceUsage: boolean;
   /** Percent of the window over the session, oldest first. */
   trend: number[];
   /** When each trend point was measured (epoch ms), to place the big items on the trend. */
   trendAt: Array<number | null>;
-  updatedAt: number | null;
   /** What fills the window, once the transcript has been read. */
   breakdown: BreakdownView | null;
-  /** When it will compact or fill, from the session's own growth; or why that cannot be told. */
-  forecast: ContextForecast;
 }
 
 /** The context by category (adding up to the window) and its largest items. */
-export interface BreakdownView {
-  categories: BreakdownCategory[];
-  autocompactAt: number;
-  /** The largest items, largest first. */
-  items: BreakdownItemView[];
-  /** How many items the context holds in all. */
-  itemCount: number;
-  fromContextCommand: boolean;
-}
+export type BreakdownView = BreakdownFields<BreakdownItemView>;
 
-export interface BreakdownItemView {
-  id: string;
-  kind: BreakdownItemKind;
-  label: string;
+export interface BreakdownItemView extends BreakdownItemFields {
   /** The tool behind a tool result or a file read (`Read`, `Bash`, `mcp__github__search_issues`). */
   tool: string | null;
-  tokens: number;
-  measured: boolean;
-  at: number | null;
   /** Whether a click can open it: the file, the server's config line, or the tool result. */
   openable: boolean;
 }
 
 /** Pruning advice beside the gauge (from 70% full). */
-export interface AdviceView {
-  phase: Exclude<Phase, 'silent'>;
-  warnings: string[];
-  recommendations: Recommendation[];
-  totalSavingTokens: number;
+export interface AdviceView extends AdviceFields<Exclude<Phase, 'silent'>> {
   /** `/compact` with focus instructions naming what to keep and what to drop. */
   compactCommand: string;
   /** The last pin or dismissal, which can be undone. */
@@ -181,13 +150,8 @@ export interface DashboardState {
 /** One tool of the agent tool registry, ranked (issue 4), as the dashboard shows it. */
 export type ToolView = RankedToolFields<ToolView>;
 
-/** A config file the last scan could not read; the tools it declared keep their state. */
-export interface ToolProblemView {
-  file: string;
-  message: string;
-  /** A warning about a file read whole (its tools are as shown), not a file that could not be read. */
-  readWhole?: boolean;
-}
+/** A config file the last scan could not read (or read whole), named relative to the project or `~/`. */
+export type ToolProblemView = ConfigFileProblem;
 
 /** The ranked registry, sent on its own message only when the ranking changed. */
 export interface ToolsView {

@@ -17,6 +17,18 @@ export type ToolStatus = 'active' | 'stale' | 'demoted';
 /** Where a registry entry came from: a config file, or calls recorded by the hooks or read from transcripts. */
 export type ToolOrigin = 'config' | 'hook' | 'transcript';
 
+/** A config file the scan could not read, or read with a warning; the dashboard lists it. */
+export interface ConfigFileProblem {
+  file: string;
+  /** What is wrong with the file, e.g. "not valid JSON: CommaExpected at line 3, column 5". */
+  message: string;
+  /**
+   * The file was read whole and its tools are as found: a warning about its content (a key written twice,
+   * links not followed), which keeps nothing from being told removed.
+   */
+  readWhole?: true;
+}
+
 /** The two ranking strategies of DESIGN.md "Tool ranking". */
 export type RankingStrategy = 'frequency-share' | 'decay';
 

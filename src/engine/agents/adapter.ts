@@ -2,6 +2,7 @@
  * What an agent adapter provides. Each agent's folder (`agents/<agent>/`) implements the parts its agent
  * has; the engine reaches them through `agents/index.ts`, never by importing an agent's folder itself.
  */
+import type { ConfigFileProblem } from '../../shared/tools';
 import type { EventPayload } from '../events/eventLine';
 import type { AgentEvent, AgentId, ToolCall } from './types';
 
@@ -121,7 +122,7 @@ export interface ToolConfig {
     projectRoot: string,
     userHome: string,
     env: NodeJS.ProcessEnv,
-  ): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string; readWhole?: true }> };
+  ): { servers: DeclaredServer[]; problems: ConfigFileProblem[] };
   /** The name the agent gives tool `tool` of server `server` in its events. */
   mcpToolName(server: string, tool: string): string;
 }

@@ -4,7 +4,8 @@
  */
 import type { ConfigFileProblem } from '../../shared/tools';
 import type { EventPayload } from '../events/eventLine';
-import type { AgentEvent, AgentId, ToolCall } from './types';
+import type { AgentEvent, ToolCall } from './types';
+import type { AgentId } from '../../shared/agents';
 
 /** Reads the agent's hook payloads. Cheap and dependency-light: the recorder runs it on every hook call. */
 export interface PayloadReader {

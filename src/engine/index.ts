@@ -85,7 +85,7 @@ export {
   nextSessionContextSteps,
 } from './project/derivedViews';
 export { ProjectEngine } from './project/projectEngine';
-export type { Role } from '../shared/protocol';
+export type { Role } from '../shared/ingest';
 export { identifyProject } from './kernel/projectIdentity';
 export { latestModel } from './memory/sessions';
 export {

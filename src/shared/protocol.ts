@@ -13,40 +13,11 @@ import type {
   RecommendationAction,
   UsageLevel,
 } from './context';
+import type { IngestCounts, IngestProgress, RejectView, Role } from './ingest';
 import { type MessageUnion, message } from './messageTable';
 import type { ConfigFileProblem, RankedToolFields, RankingStrategy, ToolScope } from './tools';
 
 export const PROTOCOL_VERSION = 1;
-
-/** Counts a user sees for one project's ingestion. */
-export interface IngestCounts {
-  events: number;
-  rejected: number;
-  sessions: number;
-  toolCalls: number;
-  toolFailures: number;
-  prompts: number;
-  /** Events per agent that sent them (`claude-code`, `vscode`, `codex`, `opencode`). */
-  agents: Record<string, number>;
-  /** Size of the saved database snapshot in bytes (0 before the first save). */
-  dbBytes: number;
-}
-
-/** How far a catch-up has read the event log. */
-export interface IngestProgress {
-  doneBytes: number;
-  totalBytes: number;
-}
-
-/** A log line that could not be ingested, kept so the user can see why. */
-export interface RejectView {
-  file: string;
-  offset: number;
-  reason: string;
-  /** The start of the line, as plain text (never markup). */
-  sample: string;
-  rejectedAt: number;
-}
 
 /** Whether one Claude Code settings file holds our hooks. */
 export interface ScopeConnection {
@@ -107,9 +78,6 @@ export interface NextContextView {
   toolsChars: number;
   toolsBudget: number;
 }
-
-/** A window's part in a project: the `writer` ingests; a `reader` follows its snapshot read-only. */
-export type Role = 'writer' | 'reader';
 
 export interface ProjectView {
   id: string;

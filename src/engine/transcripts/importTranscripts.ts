@@ -7,7 +7,7 @@ import {
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { IngestProgress } from '../../shared/protocol';
+import type { IngestProgress } from '../../shared/ingest';
 import type { ProjectStore } from '../storage/projectStore';
 import { LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
 import { parseTranscriptLine } from '../agents/claudeCode/transcriptLine';

@@ -2,7 +2,7 @@
  * What an agent adapter provides. Each agent's folder (`agents/<agent>/`) implements the parts its agent
  * has; the engine reaches them through `agents/index.ts`, never by importing an agent's folder itself.
  */
-import type { ConfigFileProblem } from '../../shared/tools';
+import type { ConfigFileProblem, ToolScope } from '../../shared/tools';
 import type { EventPayload } from '../events/eventLine';
 import type { AgentEvent, ToolCall } from './types';
 import type { AgentId } from '../../shared/agents';
@@ -109,7 +109,8 @@ export interface DeclaredServer {
   /** The declaring file and 1-based line, to open it there. */
   file: string;
   line: number;
-  scope: 'global' | 'project';
+  /** A plugin's servers are found by the plugin scan (registry/pluginScan.ts), not here. */
+  scope: Exclude<ToolScope, 'plugin'>;
   /** "stdio: npx -y server" or "http: https://…", credentials redacted. */
   description?: string;
   disabled: boolean;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { type AgentId, type GaugeReading, sessionGauge, sessionOfFile } from '../engine';
 import { type IntegerRange, type ParsedArgs, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
-import { openProject } from './projectSession';
+import { withProjectSnapshot } from './projectSession';
 import { agentName } from '../shared/agents';
 import { forecastText, tippingText } from '../shared/forecastText';
 
@@ -28,12 +28,9 @@ export async function readActiveSession(
     active = sessionOfFile(file);
   } else {
     // The sessions the hooks recorded say which agent is working; the database is only read.
-    const engine = await openProject(context, 'reader', 'context-deck gauge (CLI)', true);
-    try {
-      active = engine.activeSession({ claudeDir: stringFlag(args, 'claude-dir') });
-    } finally {
-      await engine.close();
-    }
+    active = await withProjectSnapshot(context, 'context-deck gauge (CLI)', (engine) =>
+      engine.activeSession({ claudeDir: stringFlag(args, 'claude-dir') }),
+    );
   }
   if (!active) throw new Error(`no session file of any agent found for ${path.resolve(context.project)}`);
   const gauge = sessionGauge(active, { window });

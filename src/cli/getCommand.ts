@@ -1,7 +1,7 @@
 import { formatObservations } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
-import { withProjectSnapshot } from './searchCommand';
+import { withProjectSnapshot } from './projectSession';
 
 export const getCommand: CliCommand = {
   name: 'get',
@@ -10,7 +10,7 @@ export const getCommand: CliCommand = {
   flags: { boolean: ['json'] },
   async run(args, context) {
     if (args.positionals.length === 0) throw new UsageError('give at least one observation id');
-    return withProjectSnapshot(context, (engine) => {
+    return withProjectSnapshot(context, 'context-deck get (CLI)', (engine) => {
       const result = engine.memory.get(args.positionals);
       const errors = result.missing.map((missing) => missing.error);
       // Nothing found is a failure: its reason alone, on stderr, as for every failing command.

@@ -28,6 +28,23 @@ export async function openProject(
 }
 
 /**
+ * Run `work` on the project's saved snapshot, opened read-only (quietly: a reader's warnings are for the
+ * commands that report them), and close it whatever happens: reading never writes the database.
+ */
+export async function withProjectSnapshot<T>(
+  context: CliContext,
+  purpose: string,
+  work: (engine: ProjectEngine) => T | Promise<T>,
+): Promise<T> {
+  const engine = await openProject(context, 'reader', purpose, true);
+  try {
+    return await work(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+/**
  * Run long work with a signal that Ctrl-C or SIGTERM fires, so it stops after what it has committed; the
  * engine is closed (and so saved) whatever happens.
  */

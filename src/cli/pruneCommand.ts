@@ -2,7 +2,7 @@ import { adviseSession, compactCommand, rankTools, readAdviceState } from '../en
 import { formatTokens } from '../shared/formatTokens';
 import type { CliCommand } from './command';
 import { readActiveSession } from './gaugeCommand';
-import { openProject } from './projectSession';
+import { withProjectSnapshot } from './projectSession';
 
 export const pruneCommand: CliCommand = {
   name: 'prune',
@@ -11,16 +11,12 @@ export const pruneCommand: CliCommand = {
   flags: { withValue: ['transcript', 'window', 'claude-dir'], boolean: ['json'] },
   async run(args, context) {
     const reading = await readActiveSession(args, context);
-    const engine = await openProject(context, 'reader', 'context-deck prune (CLI)', true);
-    let servers: string[];
-    const state = readAdviceState(engine.home, engine.identity.id);
-    try {
-      servers = rankTools(engine, { hideBuiltins: true })
+    const { servers, state } = await withProjectSnapshot(context, 'context-deck prune (CLI)', (engine) => ({
+      servers: rankTools(engine, { hideBuiltins: true })
         .filter((tool) => tool.type === 'mcp_server' && !tool.disabled && tool.server)
-        .map((tool) => tool.server!);
-    } finally {
-      await engine.close();
-    }
+        .map((tool) => tool.server!),
+      state: readAdviceState(engine.home, engine.identity.id),
+    }));
     const advice = adviseSession(reading, { now: Date.now(), servers, state });
     const recommendations = advice.recommendations.map((rec) => ({
       id: rec.itemId,

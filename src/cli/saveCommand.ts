@@ -2,7 +2,7 @@ import { type ObservationType, saveToMemory, shortId } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { writeMemory } from './memoryWrite';
-import { typesFlag } from './searchCommand';
+import { typesFlag } from './memoryFlags';
 
 export const saveCommand: CliCommand = {
   name: 'save',

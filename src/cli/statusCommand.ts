@@ -1,7 +1,7 @@
 import { agentName } from '../shared/agents';
 import { formatBytes } from '../shared/formatBytes';
 import type { CliCommand } from './command';
-import { openProject } from './projectSession';
+import { withProjectSnapshot } from './projectSession';
 import { tableRows } from './table';
 
 export const statusCommand: CliCommand = {
@@ -11,8 +11,7 @@ export const statusCommand: CliCommand = {
   flags: { boolean: ['json'] },
   async run(args, context) {
     // Warnings are part of the report below, not printed separately.
-    const engine = await openProject(context, 'reader', 'context-deck status (CLI)', true);
-    try {
+    return withProjectSnapshot(context, 'context-deck status (CLI)', (engine) => {
       const counts = engine.counts();
       const pendingBytes = engine.pendingBytes();
       if (args.flags.has('json')) {
@@ -47,8 +46,6 @@ export const statusCommand: CliCommand = {
         context.stdout(tableRows(rows).join('\n'));
       }
       return 0;
-    } finally {
-      await engine.close();
-    }
+    });
   },
 };

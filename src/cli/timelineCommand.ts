@@ -1,7 +1,8 @@
 import { formatTimeline, TIMELINE_LIMITS } from '../engine';
 import { UsageError, numberFlag, stringFlag } from './args';
 import type { CliCommand } from './command';
-import { timeFlag, withProjectSnapshot } from './searchCommand';
+import { timeFlag } from './memoryFlags';
+import { withProjectSnapshot } from './projectSession';
 
 export const timelineCommand: CliCommand = {
   name: 'timeline',
@@ -18,7 +19,7 @@ export const timelineCommand: CliCommand = {
       after: numberFlag(args, 'after', TIMELINE_LIMITS.after),
       sessionId: stringFlag(args, 'session'),
     };
-    return withProjectSnapshot(context, (engine) => {
+    return withProjectSnapshot(context, 'context-deck timeline (CLI)', (engine) => {
       const result = engine.memory.timeline(options);
       context.stdout(args.flags.has('json') ? JSON.stringify(result) : formatTimeline(result).text);
       return 0;

@@ -20,7 +20,7 @@ export {
 } from './agents/jsoncEdit';
 export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
 export { installRecorder, recorderRuntime } from './agents/recorderInstall';
-export { type AgentId } from './agents/types';
+export { type AgentId } from '../shared/agents';
 export { agentHintDue, agentHintText, agentHintWaiting, leaveAgentHint } from './context/agentHint';
 export {
   type CompactWarningInput,
@@ -85,7 +85,7 @@ export {
   nextSessionContextSteps,
 } from './project/derivedViews';
 export { ProjectEngine } from './project/projectEngine';
-export type { Role } from '../shared/protocol';
+export type { Role } from '../shared/ingest';
 export { identifyProject } from './kernel/projectIdentity';
 export { latestModel } from './memory/sessions';
 export {

@@ -1,5 +1,13 @@
-/** How the UI and the CLI name each agent, by the id the engine tags events and sessions with. */
-const AGENT_NAMES: Readonly<Record<string, string>> = {
+/** The agents Context Deck knows, as the recorder tags their lines and `status --json` counts them. */
+const AGENT_IDS = ['claude-code', 'vscode', 'codex', 'opencode', 'copilot-cli'] as const;
+export type AgentId = (typeof AGENT_IDS)[number];
+
+export function isAgentId(value: unknown): value is AgentId {
+  return typeof value === 'string' && (AGENT_IDS as readonly string[]).includes(value);
+}
+
+/** How the UI and the CLI name each agent: one known to the engine without a name here fails to compile. */
+const AGENT_NAMES: Readonly<Record<AgentId, string>> = {
   'claude-code': 'Claude Code',
   vscode: 'VS Code agent',
   codex: 'Codex CLI',
@@ -7,6 +15,7 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   'copilot-cli': 'GitHub Copilot CLI',
 };
 
+/** An agent's name for people; an id the engine does not know (a newer recorder's) as it is. */
 export function agentName(id: string): string {
-  return AGENT_NAMES[id] ?? id;
+  return isAgentId(id) ? AGENT_NAMES[id] : id;
 }

@@ -47,6 +47,36 @@ export type BreakdownItemKind =
   | 'skill'
   | 'agent';
 
+/** One item of the context: what the engine measures (BreakdownItem) and the dashboard lists (its view). */
+export interface BreakdownItemFields {
+  /** Stable for the life of the item in this session (the same tool result keeps its id). */
+  id: string;
+  kind: BreakdownItemKind;
+  /** What a person recognises: the file path, the command, the URL, the MCP tool, the prompt's start. */
+  label: string;
+  tokens: number;
+  measured: boolean;
+  /** When it entered the context (epoch ms), where known. */
+  at: number | null;
+}
+
+/**
+ * What fills the context window, by category and by item: the engine's ContextBreakdown and the dashboard's
+ * BreakdownView, each with its own `Item`.
+ */
+export interface BreakdownFields<Item> {
+  /** The context size at which Claude Code compacts on its own (window minus the autocompact buffer). */
+  autocompactAt: number;
+  /** Every category, free space and the autocompact buffer included; they add up to the window. */
+  categories: BreakdownCategory[];
+  /** The largest items, largest first (the engine keeps `MAX_BREAKDOWN_ITEMS`, the dashboard gets fewer). */
+  items: Item[];
+  /** How many items the context holds in all. */
+  itemCount: number;
+  /** The category figures came from a `/context` output in the transcript. */
+  fromContextCommand: boolean;
+}
+
 /** One compaction of the session, from the transcript's boundary line. */
 export interface Compaction {
   at: number | null;
@@ -125,3 +155,39 @@ export interface Recommendation {
 
 /** silent < 70%, identify 70-80, aggressive 80-90, critical 90-95, compact >= 95. */
 export type Phase = 'silent' | 'identify' | 'aggressive' | 'critical' | 'compact';
+
+/** Pruning advice: what the engine's Advice and the dashboard's AdviceView (never `silent`) both hold. */
+export interface AdviceFields<AdvicePhase extends Phase> {
+  phase: AdvicePhase;
+  warnings: string[];
+  /** The best few, best first; a session's compaction comes first from 95% full. */
+  recommendations: Recommendation[];
+  /** What the recommended drops free together (the session's compaction not counted). */
+  totalSavingTokens: number;
+}
+
+/**
+ * How full a session's context window is, read from its transcript: what the engine's GaugeReading and the
+ * dashboard's GaugeView both hold.
+ */
+export interface GaugeFields {
+  /** The transcript (or session file) it was read from. */
+  transcript: string;
+  sessionId: string | null;
+  model: string | null;
+  /** Context tokens of the last main-chain response: input + cache creation + cache read. */
+  tokens: number;
+  window: number;
+  /** tokens / window, in percent with one decimal. */
+  percent: number;
+  compactions: Compaction[];
+  /**
+   * The conversation was compacted after the last response: `tokens` is still the size before the
+   * compaction, and the next response will show the new size.
+   */
+  compactedSinceUsage: boolean;
+  /** When the last response counted was written. */
+  updatedAt: number | null;
+  /** When it will compact (or fill), from the session's own growth, or why that cannot be told. */
+  forecast: ContextForecast;
+}

@@ -5,49 +5,19 @@
  */
 
 import type {
-  BreakdownCategory,
-  BreakdownItemKind,
-  Compaction,
-  ContextForecast,
+  AdviceFields,
+  BreakdownFields,
+  BreakdownItemFields,
+  GaugeFields,
   Phase,
-  Recommendation,
   RecommendationAction,
   UsageLevel,
 } from './context';
+import type { IngestCounts, IngestProgress, RejectView, Role } from './ingest';
 import { type MessageUnion, message } from './messageTable';
-import type { RankingStrategy, ScoreParts, ToolOrigin, ToolScope, ToolStatus, ToolType } from './tools';
+import type { ConfigFileProblem, RankedToolFields, RankingStrategy, ToolScope } from './tools';
 
 export const PROTOCOL_VERSION = 1;
-
-/** Counts a user sees for one project's ingestion. */
-export interface IngestCounts {
-  events: number;
-  rejected: number;
-  sessions: number;
-  toolCalls: number;
-  toolFailures: number;
-  prompts: number;
-  /** Events per agent that sent them (`claude-code`, `vscode`, `codex`, `opencode`). */
-  agents: Record<string, number>;
-  /** Size of the saved database snapshot in bytes (0 before the first save). */
-  dbBytes: number;
-}
-
-/** How far a catch-up has read the event log. */
-export interface IngestProgress {
-  doneBytes: number;
-  totalBytes: number;
-}
-
-/** A log line that could not be ingested, kept so the user can see why. */
-export interface RejectView {
-  file: string;
-  offset: number;
-  reason: string;
-  /** The start of the line, as plain text (never markup). */
-  sample: string;
-  rejectedAt: number;
-}
 
 /** Whether one Claude Code settings file holds our hooks. */
 export interface ScopeConnection {
@@ -68,61 +38,31 @@ export interface ConnectionView {
   scopes: ScopeConnection[];
 }
 
-/** How full the active session's context window is, from its transcript. */
-export interface GaugeView {
+/** How full the active session's context window is, from its transcript, as the gauge shows it. */
+export interface GaugeView extends GaugeFields {
   /** The agent whose session this is (`claude-code`, `codex`...). */
   agent: string;
-  sessionId: string | null;
-  model: string | null;
-  transcript: string;
-  tokens: number;
-  window: number;
-  percent: number;
   level: UsageLevel;
-  compactions: Compaction[];
-  /** Compacted after the last response: `tokens` is the size before; the next response shows the new one. */
-  compactedSinceUsage: boolean;
   /** Percent of the window over the session, oldest first. */
   trend: number[];
   /** When each trend point was measured (epoch ms), to place the big items on the trend. */
   trendAt: Array<number | null>;
-  updatedAt: number | null;
   /** What fills the window, once the transcript has been read. */
   breakdown: BreakdownView | null;
-  /** When it will compact or fill, from the session's own growth; or why that cannot be told. */
-  forecast: ContextForecast;
 }
 
 /** The context by category (adding up to the window) and its largest items. */
-export interface BreakdownView {
-  categories: BreakdownCategory[];
-  autocompactAt: number;
-  /** The largest items, largest first. */
-  items: BreakdownItemView[];
-  /** How many items the context holds in all. */
-  itemCount: number;
-  fromContextCommand: boolean;
-}
+export type BreakdownView = BreakdownFields<BreakdownItemView>;
 
-export interface BreakdownItemView {
-  id: string;
-  kind: BreakdownItemKind;
-  label: string;
+export interface BreakdownItemView extends BreakdownItemFields {
   /** The tool behind a tool result or a file read (`Read`, `Bash`, `mcp__github__search_issues`). */
   tool: string | null;
-  tokens: number;
-  measured: boolean;
-  at: number | null;
   /** Whether a click can open it: the file, the server's config line, or the tool result. */
   openable: boolean;
 }
 
 /** Pruning advice beside the gauge (from 70% full). */
-export interface AdviceView {
-  phase: Exclude<Phase, 'silent'>;
-  warnings: string[];
-  recommendations: Recommendation[];
-  totalSavingTokens: number;
+export interface AdviceView extends AdviceFields<Exclude<Phase, 'silent'>> {
   /** `/compact` with focus instructions naming what to keep and what to drop. */
   compactCommand: string;
   /** The last pin or dismissal, which can be undone. */
@@ -138,9 +78,6 @@ export interface NextContextView {
   toolsChars: number;
   toolsBudget: number;
 }
-
-/** A window's part in a project: the `writer` ingests; a `reader` follows its snapshot read-only. */
-export type Role = 'writer' | 'reader';
 
 export interface ProjectView {
   id: string;
@@ -178,42 +115,11 @@ export interface DashboardState {
   folderOpen?: boolean;
 }
 
-/** One tool of the agent tool registry, ranked (issue 4). */
-export interface ToolView {
-  name: string;
-  type: ToolType;
-  scope: ToolScope;
-  origin: ToolOrigin;
-  server: string | null;
-  /** The declaring file for display (relative to the project, or `~/...`); null when only seen in use. */
-  source: string | null;
-  line: number | null;
-  description: string | null;
-  /** Declared but switched off in the agent's settings. */
-  disabled: boolean;
-  status: ToolStatus;
-  statusReason: string | null;
-  score: number;
-  scoreParts: ScoreParts;
-  uses7d: number;
-  usesTotal: number;
-  failures: number;
-  successRate: number | null;
-  lastUsedAt: number | null;
-  unseenDays: number;
-  /** The agents that can use it (`claude-code`, `codex`...): the one declaring it, and those that called it. */
-  agents: string[];
-  /** An MCP server's tools, ranked the same way. */
-  children?: ToolView[];
-}
+/** One tool of the agent tool registry, ranked (issue 4), as the dashboard shows it. */
+export type ToolView = RankedToolFields<ToolView>;
 
-/** A config file the last scan could not read; the tools it declared keep their state. */
-export interface ToolProblemView {
-  file: string;
-  message: string;
-  /** A warning about a file read whole (its tools are as shown), not a file that could not be read. */
-  readWhole?: boolean;
-}
+/** A config file the last scan could not read (or read whole), named relative to the project or `~/`. */
+export type ToolProblemView = ConfigFileProblem;
 
 /** The ranked registry, sent on its own message only when the ranking changed. */
 export interface ToolsView {

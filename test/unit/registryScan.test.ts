@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 import { SettingsParseError, parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import {
   type ConfigEntry,
@@ -628,8 +629,7 @@ describe('config scan: the other agents’ own config', () => {
 });
 
 describe("Claude Code's tool config is an adapter's, like the other agents'", () => {
-  test('it declares its own servers (not Cursor’s it also reads) and names their tools as Claude Code does', async () => {
-    const { claudeCodeAdapter } = await import('../../src/engine/agents/claudeCode');
+  test('it declares its own servers (not Cursor’s it also reads) and names their tools as Claude Code does', () => {
     place(ws.project, '.mcp.json', fixture('mcp/claude-code-dot-mcp.env-expansion.docs-example.json'));
     place(
       userHome,

@@ -1,4 +1,4 @@
-import type { IngestCounts } from '../../src/shared/protocol';
+import type { IngestCounts } from '../../src/shared/ingest';
 import { agentName } from '../../src/shared/agents';
 import { formatCount } from '../format';
 

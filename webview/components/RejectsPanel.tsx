@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { formatCount } from '../format';
 import { post } from '../vscode';
-import type { RejectView } from '../../src/shared/protocol';
+import type { RejectView } from '../../src/shared/ingest';
 
 /** The rejected lines of one project's log that the panel shows: the newest, and how many in all. */
 export interface RejectList {

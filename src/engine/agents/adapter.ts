@@ -2,12 +2,13 @@
  * What an agent adapter provides. Each agent's folder (`agents/<agent>/`) implements the parts its agent
  * has; the engine reaches them through `agents/index.ts`, never by importing an agent's folder itself.
  */
+import type { ConfigFileProblem, ToolScope } from '../../shared/tools';
 import type { EventPayload } from '../events/eventLine';
-import type { ToolScope } from '../../shared/tools';
 import type { JsonConfig } from '../kernel/jsonConfig';
 import type { ConfigLocations } from './configLocations';
 import type { ConfigEntry, ScanProblem } from './toolTypes';
-import type { AgentEvent, AgentId, ToolCall } from './types';
+import type { AgentEvent, ToolCall } from './types';
+import type { AgentId } from '../../shared/agents';
 
 /** Reads the agent's hook payloads. Cheap and dependency-light: the recorder runs it on every hook call. */
 export interface PayloadReader {
@@ -111,7 +112,8 @@ export interface DeclaredServer {
   /** The declaring file and 1-based line, to open it there. */
   file: string;
   line: number;
-  scope: 'global' | 'project';
+  /** A plugin's servers are found by the plugin scan (registry/pluginScan.ts), not here. */
+  scope: Exclude<ToolScope, 'plugin'>;
   /** "stdio: npx -y server" or "http: https://…", credentials redacted. */
   description?: string;
   disabled: boolean;
@@ -134,7 +136,7 @@ export interface ToolConfig {
     projectRoot: string,
     userHome: string,
     env: NodeJS.ProcessEnv,
-  ): { servers: DeclaredServer[]; problems: Array<{ file: string; message: string; readWhole?: true }> };
+  ): { servers: DeclaredServer[]; problems: ConfigFileProblem[] };
   /** The name the agent gives tool `tool` of server `server` in its events. */
   mcpToolName(server: string, tool: string): string;
   /**

@@ -4,7 +4,8 @@
  * its events and tools read; the rest of the envelope is read here once.
  */
 import { type EventPayload, stringField } from '../events/eventLine';
-import type { AgentEvent, AgentId, EventKind, ToolCall } from './types';
+import type { AgentEvent, EventKind, ToolCall } from './types';
+import type { AgentId } from '../../shared/agents';
 
 export interface EnvelopeShape {
   agent: AgentId;

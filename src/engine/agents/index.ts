@@ -9,7 +9,7 @@ import { claudeCodeAdapter } from './claudeCode';
 import { codexAdapter } from './codex';
 import { copilotCliAdapter } from './copilotCli';
 import { opencodeAdapter } from './opencode';
-import type { AgentId } from './types';
+import type { AgentId } from '../../shared/agents';
 import { vscodeAdapter } from './vscode';
 
 export const AGENT_ADAPTERS: readonly AgentAdapter[] = [

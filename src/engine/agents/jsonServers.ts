@@ -3,6 +3,7 @@
  * `mcp`): one reader for both, so that each gets the bounded read (a project's file only inside the project),
  * the duplicate-key warnings and the problems of a file that does not parse.
  */
+import type { ConfigFileProblem } from '../../shared/tools';
 import { readJsonConfig } from '../kernel/jsonConfig';
 import type { DeclaredServer } from './adapter';
 import { type Json, isObject } from './hookJson';
@@ -10,13 +11,6 @@ import { type Json, isObject } from './hookJson';
 export interface ServerConfigFile {
   file: string;
   scope: DeclaredServer['scope'];
-}
-
-export interface ServerProblem {
-  file: string;
-  message: string;
-  /** A warning about a file read whole (a key written twice): its servers are as found. */
-  readWhole?: true;
 }
 
 /** What an agent makes of one server's entry. */
@@ -27,9 +21,9 @@ export function serversInJsonFiles(
   projectRoot: string,
   key: string,
   fields: ServerFields,
-): { servers: DeclaredServer[]; problems: ServerProblem[] } {
+): { servers: DeclaredServer[]; problems: ConfigFileProblem[] } {
   const servers: DeclaredServer[] = [];
-  const problems: ServerProblem[] = [];
+  const problems: ConfigFileProblem[] = [];
   for (const { file, scope } of files) {
     const read = readJsonConfig(file, { within: scope === 'project' ? projectRoot : undefined });
     if ('missing' in read) continue;

@@ -8,7 +8,8 @@ import { claudePayloads } from './claudeCode/payload';
 import { codexPayloads } from './codex/payload';
 import { copilotCliPayloads } from './copilotCli/payload';
 import { opencodePayloads } from './opencode/payload';
-import { type AgentEvent, type AgentId, isAgentId } from './types';
+import type { AgentEvent } from './types';
+import { type AgentId, isAgentId } from '../../shared/agents';
 import { vscodePayloads } from './vscode/payload';
 
 /** Most specific first: on a tie the earlier reader wins, and Claude Code's shape is shared by others. */

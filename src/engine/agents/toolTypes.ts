@@ -1,5 +1,5 @@
 /** What the config scan finds; the words for tools themselves are shared with the host and the dashboard. */
-import type { ToolScope, ToolType } from '../../shared/tools';
+import type { ConfigFileProblem, ToolScope, ToolType } from '../../shared/tools';
 
 /** One tool declared in a config file. */
 export interface ConfigEntry {
@@ -17,20 +17,12 @@ export interface ConfigEntry {
   disabled: boolean;
 }
 
-export interface ScanProblem {
-  file: string;
-  /** What is wrong with the file, e.g. "not valid JSON: CommaExpected at line 3, column 5". */
-  message: string;
+export interface ScanProblem extends ConfigFileProblem {
   /**
    * Tools of this whole scope keep their state too: set when the file lists what the scope holds (the
    * installed plugins), so that none of its tools can be told removed.
    */
   protectsScope?: ToolScope;
-  /**
-   * The file was read whole and its tools are as found: a warning about its content (a key written twice,
-   * links not followed), which keeps nothing from being told removed.
-   */
-  readWhole?: true;
 }
 
 export interface ConfigScan {

@@ -4,13 +4,7 @@
  * (`agents/<agent>/`) does the translating. Pure data, so it crosses to parse workers.
  */
 
-/** The agents Context Deck knows, as the recorder tags their lines and `status --json` counts them. */
-export const AGENT_IDS = ['claude-code', 'vscode', 'codex', 'opencode', 'copilot-cli'] as const;
-export type AgentId = (typeof AGENT_IDS)[number];
-
-export function isAgentId(value: unknown): value is AgentId {
-  return typeof value === 'string' && (AGENT_IDS as readonly string[]).includes(value);
-}
+import type { AgentId } from '../../shared/agents';
 
 /**
  * What a tool does, whatever the agent calls it: `edit` changes part of a file, `write` writes a whole file,

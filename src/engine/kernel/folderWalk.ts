@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { ConfigFileProblem } from '../../shared/tools';
 
 /** Folders deeper than this below the walked one are not read (command namespaces nest 1-3 levels). */
 const MAX_WALK_DEPTH = 8;
@@ -26,7 +27,7 @@ export class FolderWalk {
 
   constructor(
     private readonly root: string,
-    private readonly problems: Array<{ file: string; message: string; readWhole?: true }>,
+    private readonly problems: ConfigFileProblem[],
   ) {}
 
   /** A folder's entries in name order, links followed; a missing folder is empty, an unreadable one a problem. */

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import { AGENT_ADAPTERS, adapterOf } from '../agents';
 import { measuresContextOf } from '../agents/adapter';
-import type { AgentId } from '../agents/types';
+import type { AgentId } from '../../shared/agents';
 import { expandTilde } from '../kernel/paths';
 import { latestMeasurableSessions } from '../memory/sessions';
 import type { Store } from '../storage/store';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { type Fingerprint, LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
-import type { Compaction, ContextForecast } from '../../shared/context';
+import type { Compaction, ContextForecast, GaugeFields } from '../../shared/context';
 import type { ContextItem } from './contextItems';
 import { type DiskFacts, NO_DISK_FACTS, readDiskFacts } from './breakdownDisk';
 import type { ContextBreakdown } from './breakdownTypes';
@@ -26,24 +26,8 @@ export interface TrendPoint {
   tokens: number;
 }
 
-export interface GaugeReading {
-  transcript: string;
-  sessionId: string | null;
-  model: string | null;
-  /** Context tokens of the last main-chain response: input + cache creation + cache read. */
-  tokens: number;
-  window: number;
-  /** tokens / window, in percent with one decimal. */
-  percent: number;
-  compactions: Compaction[];
-  /**
-   * The conversation was compacted after the last response: `tokens` is still the size before the
-   * compaction, and the next response will show the new size.
-   */
-  compactedSinceUsage: boolean;
+export interface GaugeReading extends GaugeFields {
   trend: TrendPoint[];
-  /** When the last response counted was written. */
-  updatedAt: number | null;
   malformed: number;
   /** What sits in the context since the session began or was last compacted. */
   items: ContextItem[];
@@ -55,8 +39,6 @@ export interface GaugeReading {
    * the transcript changes: treat it as read-only.
    */
   breakdown: ContextBreakdown;
-  /** When it will compact (or fill), from the session's own growth, or why that cannot be told. */
-  forecast: ContextForecast;
 }
 
 export interface ContextGaugeOptions {

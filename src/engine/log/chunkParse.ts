@@ -16,7 +16,8 @@ import {
 } from '../events/eventLine';
 import { readCompleteLines } from './logChunks';
 import { normalisePayload } from '../agents/payloads';
-import type { AgentEvent, AgentId } from '../agents/types';
+import type { AgentEvent } from '../agents/types';
+import type { AgentId } from '../../shared/agents';
 import { type MemoryItem, analyseAgentEvent, analyseMemoryEvent } from '../memory/eventMemory';
 import { isMemoryEvent } from '../memory/types';
 import { redactText } from '../redact';

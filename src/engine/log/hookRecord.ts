@@ -14,7 +14,8 @@
  * `kept`: characters kept, `reason`: length | nesting | line).
  */
 import { normalisePayload, readPayload } from '../agents/payloads';
-import type { AgentId, EventKind } from '../agents/types';
+import type { EventKind } from '../agents/types';
+import type { AgentId } from '../../shared/agents';
 import { RECORDER_KEY } from '../events/eventLine';
 import {
   cutMarker,

@@ -9,7 +9,7 @@ import type { Routes } from './routing';
 import type { Store } from '../storage/store';
 import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { yieldToHost } from '../kernel/yieldToHost';
-import type { IngestProgress } from '../../shared/protocol';
+import type { IngestProgress } from '../../shared/ingest';
 
 /** How many bytes at the start and before the committed offset identify a file's already-read content. */
 const FINGERPRINT_BYTES = 4096;

@@ -1,6 +1,5 @@
 /** What the sessions table says about the latest activity, for the live gauge and the tool registry. */
-import type { AgentId } from '../agents/types';
-import { isAgentId } from '../agents/types';
+import { type AgentId, isAgentId } from '../../shared/agents';
 import type { Store } from '../storage/store';
 
 export interface LatestSession {

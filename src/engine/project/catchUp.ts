@@ -10,7 +10,7 @@
  */
 import { fork } from 'node:child_process';
 import * as os from 'node:os';
-import type { IngestCounts, IngestProgress } from '../../shared/protocol';
+import type { IngestCounts, IngestProgress } from '../../shared/ingest';
 import type { IngestResult } from '../log/ingest';
 
 export interface CatchUpOptions {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { ProjectStore } from '../storage/projectStore';
-import type { IngestCounts, RejectView, Role } from '../../shared/protocol';
+import type { IngestCounts, RejectView, Role } from '../../shared/ingest';
 import { bundledScript } from '../kernel/bundledScript';
 import { type CatchUpOptions, type CatchUpResult, runCatchUpProcess } from './catchUp';
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';

@@ -3,6 +3,7 @@
  * says what to drop first, with the tokens each drop saves, why, and an action that does it.
  */
 import type {
+  AdviceFields,
   ContextItemType,
   Phase,
   Recommendation,
@@ -51,12 +52,8 @@ export interface AdviceInput {
   excluded?: ReadonlySet<string>;
 }
 
-export interface Advice {
+export interface Advice extends AdviceFields<Phase> {
   percent: number;
-  phase: Phase;
-  warnings: string[];
-  recommendations: Recommendation[];
-  totalSavingTokens: number;
   scored: ScoredItem[];
   /** The current task, for the `/compact` focus text. */
   focus: TaskFocus;

@@ -13,6 +13,7 @@ import { readRows } from './registryDb';
 import { toolAgents } from './toolAgents';
 import { configuredServerPrefix, serverToolPrefix } from '../agents/toolNames';
 import type {
+  RankedToolFields,
   RankingStrategy,
   ScoreParts,
   ScorePenalties,
@@ -34,37 +35,11 @@ const RECENCY_WEIGHT = 0.3;
 const HALF_LIFE_RATE = 0.693;
 const HALF_LIFE_DAYS = 7;
 
-export interface RankedTool {
-  name: string;
-  type: ToolType;
-  scope: ToolScope;
-  origin: ToolOrigin;
-  server: string | null;
-  /** The declaring file and the line of the entry (config tools only). */
-  source: string | null;
-  line: number | null;
-  description: string | null;
-  disabled: boolean;
-  status: ToolStatus;
-  statusReason: string | null;
-  score: number;
-  scoreParts: ScoreParts;
-  uses7d: number;
-  usesTotal: number;
-  /** Failed calls, lifetime. */
-  failures: number;
-  /** Successes among the last 50 calls (a server: over each of its tools' last 50); null before any call. */
-  successRate: number | null;
-  lastUsedAt: number | null;
-  /** max(coalesce(last use, discovery), last confirmation): what the 30-day rule looks at. */
+/** A ranked tool as the engine gives it: the shared fields, and when it was last seen and discovered. */
+export interface RankedTool extends RankedToolFields<RankedTool> {
+  /** max(coalesce(last use, discovery), last confirmation): what the 30-day rule and `unseenDays` use. */
   lastSeenAt: number;
-  /** Whole days since `lastSeenAt`. */
-  unseenDays: number;
   discoveredAt: number;
-  /** The agents that can use it: the one whose config declares it, and those that called it. */
-  agents: string[];
-  /** A server entry's tools, ranked the same way. */
-  children?: RankedTool[];
 }
 
 export interface RankOptions {

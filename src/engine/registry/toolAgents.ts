@@ -3,7 +3,7 @@
  * whose sessions called it.
  */
 import * as path from 'node:path';
-import type { AgentId } from '../agents/types';
+import type { AgentId } from '../../shared/agents';
 
 /** The agent that reads a config file; undefined for files of editors we don't record (Cursor). */
 function declaringAgent(source: string): AgentId | undefined {

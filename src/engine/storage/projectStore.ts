@@ -1,5 +1,5 @@
 /** What the passes over a project's database need of the project: the project facade (ProjectEngine) is one. */
-import type { Role } from '../../shared/protocol';
+import type { Role } from '../../shared/ingest';
 import type { ProjectIdentity } from '../kernel/projectIdentity';
 import type { Store } from './store';
 

@@ -7,6 +7,7 @@ import {
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { IngestProgress } from '../../shared/ingest';
 import type { ProjectStore } from '../storage/projectStore';
 import { LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
 import { parseTranscriptLine } from '../agents/claudeCode/transcriptLine';
@@ -50,9 +51,7 @@ export interface TranscriptImportOptions {
   signal?: AbortSignal;
 }
 
-export interface TranscriptImportProgress {
-  doneBytes: number;
-  totalBytes: number;
+export interface TranscriptImportProgress extends IngestProgress {
   doneFiles: number;
   totalFiles: number;
   /** The file being read. */

@@ -4,7 +4,8 @@
  * changed file again whole adds nothing twice.
  */
 import type { SessionItem } from '../agents/adapter';
-import type { AgentEvent, AgentId } from '../agents/types';
+import type { AgentEvent } from '../agents/types';
+import type { AgentId } from '../../shared/agents';
 import { analyseAgentEvent } from '../memory/eventMemory';
 import type { Store } from '../storage/store';
 import type { ImportedSession } from '../log/sessionRows';

@@ -1,6 +1,6 @@
 /** The text of the rejected-lines document: pure, tested without VS Code. */
 import * as path from 'node:path';
-import type { RejectView } from '../../shared/protocol';
+import type { RejectView } from '../../shared/ingest';
 
 /** Rejected event-log lines, newest first, each with where it was and why; `total` counts them all. */
 export function renderRejects(projectName: string, total: number, rejects: RejectView[]): string {

@@ -15,7 +15,7 @@ import {
   saveIfRequested,
 } from '../../engine';
 import { formatBytes } from '../../shared/formatBytes';
-import type { IngestCounts, IngestProgress } from '../../shared/protocol';
+import type { IngestCounts, IngestProgress } from '../../shared/ingest';
 import type { Log } from '../log';
 import { longestPause } from '../pauseWatch';
 import type { LiveGauge } from './liveGauge';

@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { agentName } from '../../src/shared/agents';
+
+describe('agent names', () => {
+  test('a known agent by its name, an unknown id as it is', () => {
+    assert.equal(agentName('claude-code'), 'Claude Code');
+    assert.equal(agentName('copilot-cli'), 'GitHub Copilot CLI');
+    assert.equal(agentName('some-new-agent'), 'some-new-agent');
+  });
+
+  test('an id that names a property every object has is an unknown id, not that property', () => {
+    for (const id of ['constructor', 'toString', '__proto__', 'hasOwnProperty'])
+      assert.equal(agentName(id), id);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { readJsonConfig } from '../kernel/jsonConfig';
 import type { DeclaredServer } from './adapter';
-import { type Json, isObject } from './hookJson';
+import { type Json, isObject } from './jsonValues';
 
 export interface ServerConfigFile {
   file: string;

@@ -6,7 +6,8 @@
  */
 import type { JSONPath } from 'jsonc-parser';
 import type { SettingsPlan } from './adapter';
-import { type Json, findInGroups, groupsOf, hooksSection, isObject } from './hookJson';
+import { findInGroups, groupsOf, hooksSection } from './hookJson';
+import { type Json, isObject } from './jsonValues';
 import { JsoncDocument } from './jsoncEdit';
 import { spoolCommandFor } from './spoolCommand';
 

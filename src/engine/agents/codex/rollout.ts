@@ -19,14 +19,12 @@ import type { SessionItem } from '../adapter';
 import type { ToolCall, ToolOutcome } from '../types';
 import {
   type Json,
-  argumentsOf,
-  parseToolText,
-  codexToolCall,
-  mcpResultText,
-  outcomeFromOutput,
-  record,
-  text,
-} from './toolCalls';
+  isObject,
+  jsonNumber as num,
+  jsonRecord as record,
+  jsonText as text,
+} from '../jsonValues';
+import { argumentsOf, parseToolText, codexToolCall, mcpResultText, outcomeFromOutput } from './toolCalls';
 import { qualifiedName } from './toolKinds';
 
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
@@ -80,10 +78,6 @@ function hash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
 }
 
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 function isInjected(message: string): boolean {
   const start = message.trimStart();
   return INJECTED_PREFIXES.some((prefix) => start.startsWith(prefix));
@@ -97,8 +91,8 @@ function parseLine(raw: string, first: boolean): Line | null | undefined {
   } catch {
     return null;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const object = value as Json;
+  if (!isObject(value)) return null;
+  const object = value;
   const at = toEpochMs(object.timestamp);
   if (typeof object.type === 'string' && 'payload' in object)
     return { at, type: object.type, payload: record(object.payload) };

@@ -8,7 +8,8 @@
  */
 import * as path from 'node:path';
 import type { HookInstaller } from '../adapter';
-import { type Json, hooksSection, isObject } from '../hookJson';
+import { hooksSection } from '../hookJson';
+import { type Json, isObject } from '../jsonValues';
 import type { JsoncDocument } from '../jsoncEdit';
 import { isRecorderCommand, recorderFromCommand } from '../recorderCommand';
 import { type RecorderHookFormat, recorderHookEntry, recorderHookPlans } from '../recorderHooks';

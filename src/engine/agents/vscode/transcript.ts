@@ -27,7 +27,13 @@ import type { SessionFiles, SessionItem } from '../adapter';
 import type { ToolCall } from '../types';
 import { vscodeToolInput } from './payload';
 import { vscodeToolKind } from './toolKinds';
-import { type Json, jsonRecord as record } from '../hookJson';
+import {
+  type Json,
+  jsonNonEmptyText as text,
+  jsonNumber as num,
+  jsonRecord as record,
+  parseJsonObject as parseObject,
+} from '../jsonValues';
 import { sessionTailIncludes } from '../sessionBytes';
 
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
@@ -36,14 +42,6 @@ type ToolItem = Extract<SessionItem, { type: 'tool' }>;
 const EXTENSION_FOLDER = 'github.copilot-chat';
 /** workspace.json is a one-line object; anything larger is not VS Code's. */
 const MAX_WORKSPACE_JSON = 64 * 1024;
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
 
 function hash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
@@ -149,15 +147,6 @@ export function findVscodeTranscripts(projectRoot: string, env: NodeJS.ProcessEn
 }
 
 /** A line's object, or undefined for a line that is no JSON object. */
-function parseObject(raw: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Whether a file's head is VS Code's transcript: its first line is a `session.start` by `copilot-agent`
  * that names a `vscodeVersion`. Copilot CLI's events.jsonl shares the envelope and producer but has no

@@ -12,9 +12,9 @@
  * by `call_id` and prompts by the turn they belong to (`turn_id`, a UUIDv7 the copy keeps), never by a
  * line's timestamp or position in the file.
  */
-import { createHash } from 'node:crypto';
 import { toEpochMs } from '../../events/eventLine';
 import { leadingFields } from '../jsonPrefix';
+import { parseSessionLines, textKey } from '../sessionLines';
 import type { SessionItem } from '../adapter';
 import type { ToolCall, ToolOutcome } from '../types';
 import {
@@ -72,10 +72,6 @@ function turnIdOf(line: Line): string | undefined {
     (line.type === 'event_msg' &&
       (line.payload.type === 'task_started' || line.payload.type === 'turn_started'));
   return opensTurn ? text(line.payload.turn_id) : undefined;
-}
-
-function hash(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 16);
 }
 
 function isInjected(message: string): boolean {
@@ -159,18 +155,12 @@ export function readRollout(
   content: string,
   fallbackId = 'unknown',
 ): { items: SessionItem[]; skipped: number } {
-  const lines: Line[] = [];
-  let skipped = 0;
-  let first = true;
   let ownMeta = false;
-  for (const raw of content.split('\n')) {
-    if (raw.trim() === '') continue;
+  const { lines, skipped } = parseSessionLines(content, (raw, first) => {
     const line = parseLine(raw, first);
     if (first) ownMeta = line?.type === 'session_meta';
-    first = false;
-    if (line === null) skipped++;
-    else if (line) lines.push(line);
-  }
+    return line;
+  });
   // Only the first line's meta is this session's: a later one is a forked parent's, copied in.
   return {
     items: new RolloutReader(lines, ownMeta ? lines[0].payload : undefined, fallbackId).read(),
@@ -305,7 +295,7 @@ class RolloutReader {
       sessionId: this.sessionId,
       at,
       category,
-      key: hash(content),
+      key: textKey(content),
       chars: content.length,
     };
   }
@@ -331,7 +321,7 @@ class RolloutReader {
     const base = this.turnId ?? this.origin;
     const ordinal = this.ordinals.get(base) ?? 0;
     this.ordinals.set(base, ordinal + 1);
-    const key = `codex:${base}:${ordinal}:${hash(message)}`;
+    const key = `codex:${base}:${ordinal}:${textKey(message)}`;
     if (this.keys.has(key)) return;
     this.keys.add(key);
     this.push({ type: 'prompt', sessionId: this.sessionId, at: this.at, key, text: message });
@@ -427,7 +417,7 @@ class RolloutReader {
     const useId =
       text(payload.id) ??
       (end && (end.query === undefined || end.query === query) ? end.callId : undefined) ??
-      `codex:${this.turnId ?? this.origin}:search:${this.searches++}:${hash(JSON.stringify(action))}`;
+      `codex:${this.turnId ?? this.origin}:search:${this.searches++}:${textKey(JSON.stringify(action))}`;
     this.tool(call, useId);
     if (payload.status === 'completed' || payload.status === 'failed')
       this.settle(useId, { failed: payload.status === 'failed' });

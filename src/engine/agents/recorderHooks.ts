@@ -33,7 +33,10 @@ export interface RecorderHookFormat<Event extends string> {
   events: readonly Event[];
   /** Our entry for `event`, running `recorder`. */
   entry(event: Event, recorder: string): Json;
-  /** The keys of our entry we write: keys someone added to it (a `linux` override, say) are theirs. */
+  /**
+   * The keys of our entry we manage: one that differs, or that is set where we set none (an `async` of an
+   * earlier version), makes the entry stale; keys someone else added (a `linux` override, say) are theirs.
+   */
   ownKeys: readonly string[];
   /** Whether a hook command is our recorder's, however it was installed. */
   isRecorder(command: unknown): boolean;

@@ -1,4 +1,4 @@
-/** Claude Code's settings files as the adapter's hook installer (the edits themselves: hookSettings.ts). */
+/** Claude Code's settings files as the adapter's hook installer (format: hookSettings.ts, edits: recorderHooks.ts). */
 import { HOOK_SCOPES, type HookScope, claudeHookPlans, claudeSettingsPath } from './hookSettings';
 import type { HookInstaller } from '../adapter';
 

@@ -5,12 +5,8 @@
  */
 export { AGENT_ADAPTERS, agentTraces } from './agents';
 export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
-export {
-  HOOK_SCOPES,
-  type HookScope,
-  portableCommandCaveats,
-  recorderCommand,
-} from './agents/claudeCode/hookSettings';
+export { HOOK_SCOPES, type HookScope } from './agents/claudeCode/hookSettings';
+export { portableCommandCaveats, recorderCommand } from './agents/recorderCommand';
 export {
   parseJsonc,
   readSettingsText,

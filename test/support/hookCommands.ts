@@ -1,7 +1,8 @@
 /** The hook commands Connect writes, for the tests and the benchmark that run them as an agent would. */
-import { PORTABLE_RECORDER_COMMAND, planHookInstall } from '../../src/engine/agents/claudeCode/hookSettings';
+import { planHookInstall } from '../../src/engine/agents/claudeCode/hookSettings';
 import { planCodexConnect } from '../../src/engine/agents/codex/hooksFile';
 import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
+import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/recorderCommand';
 import { planVscodeConnect } from '../../src/engine/agents/vscode/hookFiles';
 
 /** The agents whose hook files hold a command per event. */

@@ -23,7 +23,7 @@ import type { EventPayload } from '../../src/engine/events/eventLine';
 import { sessionGauge, sessionOfFile } from '../../src/engine/live/activeSession';
 import { sessionFileOwner } from '../../src/engine/transcripts/agentSessionImport';
 import { gaugeOfItems } from '../../src/engine/live/sessionFileGauge';
-import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
+import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/recorderCommand';
 import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';
 

@@ -21,10 +21,13 @@ import {
   pluginSource,
   readOpencodeStore,
   readWalSnapshot,
-  recorderFromCommand,
   toolCall,
 } from '../../src/engine/agents/opencode';
-import { PORTABLE_RECORDER_COMMAND, recorderCommand } from '../../src/engine/agents/claudeCode/hookSettings';
+import {
+  PORTABLE_RECORDER_COMMAND,
+  recorderCommand,
+  recorderFromCommand,
+} from '../../src/engine/agents/recorderCommand';
 import { findNodeOnPath } from '../../src/engine/agents/recorderInstall';
 import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
 import { gaugeOfItems } from '../../src/engine/live/sessionFileGauge';

@@ -20,7 +20,7 @@ import {
   vscodeToolKind,
   vscodeToolOutcome,
 } from '../../src/engine/agents/vscode';
-import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/claudeCode/hookSettings';
+import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/recorderCommand';
 import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { FIXTURES_DIR, HOOK_EXAMPLES_DIR } from '../support/events';

@@ -7,13 +7,15 @@ import {
   RECORDED_HOOK_EVENTS,
   claudeSettingsPath,
   hookInstallState,
-  isRecorderCommand,
   planHookInstall,
-  PORTABLE_RECORDER_COMMAND,
   planHookUninstall,
+} from '../../src/engine/agents/claudeCode/hookSettings';
+import {
+  isRecorderCommand,
+  PORTABLE_RECORDER_COMMAND,
   portableCommandCaveats,
   recorderCommand,
-} from '../../src/engine/agents/claudeCode/hookSettings';
+} from '../../src/engine/agents/recorderCommand';
 import { SettingsParseError, parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { claudeMemoryServer } from '../../src/engine/agents/claudeCode/memoryServer';

@@ -4,22 +4,7 @@
  * directly). Files shaped otherwise are refused, never rewritten.
  */
 import type { JsoncDocument } from './jsoncEdit';
-
-export type Json = Record<string, unknown>;
-
-export function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** `value` as an object, or an empty one: every field of an agent's payload is optional. */
-export function jsonRecord(value: unknown): Json {
-  return isObject(value) ? value : {};
-}
-
-/** `value` when it is a string. */
-export function jsonText(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
+import { type Json, isObject } from './jsonValues';
 
 /** The `hooks` object; undefined for an empty file or one without it. Throws on any other shape. */
 export function hooksSection(document: JsoncDocument): Json | undefined {

@@ -10,6 +10,7 @@ import { codexAdapter } from './codex';
 import { copilotCliAdapter } from './copilotCli';
 import { opencodeAdapter } from './opencode';
 import type { AgentId } from '../../shared/agents';
+import { findOnPath } from './commandOnPath';
 import { vscodeAdapter } from './vscode';
 
 export const AGENT_ADAPTERS: readonly AgentAdapter[] = [
@@ -39,20 +40,6 @@ const TRACES: Readonly<Record<AgentId, { home: string[]; project: string[]; comm
   },
 };
 
-function onPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, command);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
-
 /** What says an agent is used here: paths that exist, or its command on PATH; empty when nothing does. */
 export function agentTraces(
   id: AgentId,
@@ -65,6 +52,6 @@ export function agentTraces(
     ...traces.project.map((name) => path.join(projectRoot, name)),
     ...traces.home.map((name) => path.join(userHome, name)),
   ].filter((candidate) => fs.existsSync(candidate));
-  const command = traces.command && onPath(traces.command, env);
+  const command = traces.command && findOnPath(traces.command, env);
   return command ? [...found, command] : found;
 }

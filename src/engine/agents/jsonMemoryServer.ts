@@ -7,15 +7,10 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { MemoryServerInstaller, ServerLaunch, SettingsPlan } from './adapter';
 import { JsoncDocument, parseJsonc } from './jsoncEdit';
+import { type Json, isObject } from './jsonValues';
 
 /** The server's name in every agent's config; Claude Code shows its tools as `mcp__context-deck__<tool>`. */
 const MEMORY_SERVER_NAME = 'context-deck';
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The command line as one would type it, for the confirmation. */
 export function commandLine(launch: ServerLaunch): string {

@@ -6,7 +6,7 @@
 import type { ConfigFileProblem } from '../../shared/tools';
 import { readJsonConfig } from '../kernel/jsonConfig';
 import type { DeclaredServer } from './adapter';
-import { type Json, isObject } from './hookJson';
+import { type Json, isObject } from './jsonValues';
 
 export interface ServerConfigFile {
   file: string;

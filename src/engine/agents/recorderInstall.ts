@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRIVATE_FILE_MODE, makePrivateDir } from '../kernel/privateFiles';
+import { findOnPath } from './commandOnPath';
 
 export interface RecorderRuntime {
   /** Absolute path of the Node runtime that runs the recorder. */
@@ -51,25 +52,10 @@ function copyWhenDifferent(from: string, to: string): boolean {
   return true;
 }
 
-/** The first `node` executable on PATH, if any. */
-export function findNodeOnPath(
-  env: NodeJS.ProcessEnv = process.env,
-  platform = process.platform,
-): string | undefined {
-  const names = platform === 'win32' ? ['node.exe', 'node.cmd'] : ['node'];
-  for (const dir of (env.PATH ?? env.Path ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    for (const name of names) {
-      const candidate = path.join(dir, name);
-      try {
-        fs.accessSync(candidate, fs.constants.X_OK);
-        if (fs.statSync(candidate).isFile()) return fs.realpathSync(candidate);
-      } catch {
-        // Not here.
-      }
-    }
-  }
-  return undefined;
+/** The first `node` executable on PATH, if any, links resolved: hooks name the runtime itself. */
+export function findNodeOnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const node = findOnPath('node', env);
+  return node && fs.realpathSync(node);
 }
 
 /**

@@ -18,7 +18,7 @@ import { HOOK_OUTPUT_DIR, HOOK_OUTPUT_FILE } from '../kernel/paths';
 const SPOOL_SUFFIX = '.spool';
 
 const SPOOL_FILE = `"$d/$$-$n${SPOOL_SUFFIX}"`;
-/** The home of a node recorder command (hookSettings.recorderCommand), as the shell word it is there. */
+/** The home of a node recorder command (recorderCommand.ts), as the shell word it is there. */
 const HOME_WORD = /\s--home\s+("(?:[^"\\]|\\.)*"|[^\s"]+)\s*$/;
 const PORTABLE_HOME = '${CONTEXT_DECK_HOME:-$HOME/.context-deck}';
 
@@ -34,7 +34,7 @@ function spoolCommand(home: string, printSessionStart: boolean): string {
 }
 
 /**
- * The spool command that does what a node recorder command (hookSettings.recorderCommand) does, for the same
+ * The spool command that does what a node recorder command (recorderCommand.ts) does, for the same
  * home; `sessionStart` adds printing the session context. On Windows, where agents other than Claude Code
  * have no `sh`, and for any other command, the command as it is.
  */

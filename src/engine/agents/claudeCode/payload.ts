@@ -6,7 +6,7 @@
 import { type EventPayload, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
-import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';
+import { type Json, jsonRecord as record, jsonText as text } from '../jsonValues';
 import { type EventKind, type ToolCall, type ToolInput, type ToolOutcome } from '../types';
 import { claudeMcpServer, claudeToolKind } from './toolKinds';
 

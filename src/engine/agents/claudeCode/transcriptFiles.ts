@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { filesBelow } from '../sessionFolders';
 
 /**
  * Claude Code's configuration folders: `CLAUDE_CONFIG_DIR` when set (a comma-separated list is accepted,
@@ -65,23 +66,7 @@ function mayBeUnder(name: string, encoded: string): boolean {
 
 /** Every `*.jsonl` below `dir` (subagent transcripts live in `<session>/subagents/`), sorted. */
 export function listTranscripts(dir: string): string[] {
-  const found: string[] = [];
-  const pending = [dir];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) pending.push(full);
-      else if (entry.isFile() && entry.name.endsWith('.jsonl')) found.push(full);
-    }
-  }
-  return found.sort();
+  return filesBelow(dir, (entry) => entry.name.endsWith('.jsonl')).sort();
 }
 
 /** Transcript files that may belong to sessions run in any of `roots` or their subfolders. */

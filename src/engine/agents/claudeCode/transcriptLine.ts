@@ -3,6 +3,9 @@
  * facts Context Deck uses. Claude Code's line format is undocumented and changes between versions, so every
  * field is optional and anything of an unexpected type is treated as absent.
  */
+import { type Json, isObject, jsonText as string } from '../jsonValues';
+
+export type { Json } from '../jsonValues';
 
 export interface Usage {
   input: number;
@@ -100,14 +103,8 @@ export type TranscriptAttachment =
 
 export type ParsedTranscriptLine = { ok: true; entry: TranscriptEntry } | { ok: false; reason: string };
 
-export type Json = Record<string, unknown>;
-
 function object(value: unknown): Json | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-function string(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 function strings(value: unknown): string[] {

@@ -5,23 +5,13 @@
  * (streamable HTTP); `enabled = false` keeps it declared but off.
  */
 import * as path from 'node:path';
-import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { redactText } from '../../redact';
 import { MAX_MEMBERS, MAX_NESTING } from '../../kernel/jsonConfig';
 import { configMaxBytes, readBounded } from '../../kernel/boundedRead';
 import type { DeclaredServer, ToolConfig } from '../adapter';
 import { codexHome } from './paths';
 import { codexMcpToolName } from './toolKinds';
-
-// smol-toml ships its CommonJS build under `require` but one set of (ESM) types: take the types from there.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { parse } = require('smol-toml') as typeof SmolToml;
-
-type Table = Record<string, unknown>;
-
-function isTable(value: unknown): value is Table {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
-}
+import { type Table, isTable, parseToml } from './toml';
 
 /**
  * The dotted key at the start of `text` (bare, "basic" or 'literal' parts, spaces around dots), and where
@@ -136,7 +126,7 @@ export function serversInConfig(file: string, text: string, scope: DeclaredServe
   let config: unknown;
   try {
     // smol-toml counts its depth as it parses: deeper than MAX_NESTING is an error, never a stack overflow.
-    config = parse(text, { maxDepth: MAX_NESTING });
+    config = parseToml(text, { maxDepth: MAX_NESTING });
   } catch (error) {
     return { servers: [], problems: [{ file, message: problemMessage(error) }] };
   }

@@ -8,14 +8,10 @@
  */
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 import { SettingsParseError } from '../jsoncEdit';
 import type { MemoryServerInstaller, ServerLaunch, SettingsPlan } from '../adapter';
 import { commandLine } from '../jsonMemoryServer';
-
-// smol-toml ships its CommonJS build under `require` but one set of (ESM) types: take the types from there.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { parse } = require('smol-toml') as typeof SmolToml;
+import { type Table, isTable, parseToml } from './toml';
 
 const SERVER_NAME = 'context-deck';
 const KEY = `mcp_servers.${SERVER_NAME}`;
@@ -60,12 +56,6 @@ function codexServerTable(launch: ServerLaunch): string[] {
   return lines;
 }
 
-type Table = Record<string, unknown>;
-
-function isTable(value: unknown): value is Table {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
-}
-
 /** smol-toml's tables have no prototype: plain objects, to compare with ours. */
 function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
@@ -75,13 +65,13 @@ function plain(value: unknown): unknown {
 }
 
 /** Parsed for comparing: integers beyond 2^53 as BigInt, so any valid file reads (smol-toml rejects them). */
-function parseToml(text: string): Table {
-  return plain(parse(text, { integersAsBigInt: 'asNeeded' })) as Table;
+function parseForComparing(text: string): Table {
+  return plain(parseToml(text, { integersAsBigInt: 'asNeeded' })) as Table;
 }
 
 function parseConfig(text: string, file: string): Table {
   try {
-    return parseToml(text);
+    return parseForComparing(text);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new SettingsParseError(file, `TOML: ${message}`);
@@ -293,7 +283,7 @@ export const codexMemoryServer: MemoryServerInstaller = {
     else after = text + eol + eol + lines;
     let result: Table;
     try {
-      result = parseToml(after);
+      result = parseForComparing(after);
     } catch (error) {
       throw refuse(file, error instanceof Error ? error.message.split('\n')[0] : String(error));
     }
@@ -320,7 +310,7 @@ export const codexMemoryServer: MemoryServerInstaller = {
     const after = withoutTable(before, table);
     let result: Table;
     try {
-      result = parseToml(after);
+      result = parseForComparing(after);
     } catch (error) {
       throw refuse(file, error instanceof Error ? error.message.split('\n')[0] : String(error));
     }

@@ -11,7 +11,8 @@ import { type EventPayload, recorderFields, stringField } from '../../events/eve
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
 import type { AgentEvent, EventKind, ToolCall } from '../types';
-import { codexToolCall, outcomeFromOutput, record } from './toolCalls';
+import { jsonRecord as record } from '../jsonValues';
+import { codexToolCall, outcomeFromOutput } from './toolCalls';
 
 /** Codex's hook events (codex-rs/config HookEventsToml) and what each is in neutral form. */
 const EVENT_KINDS: Readonly<Record<string, EventKind>> = {

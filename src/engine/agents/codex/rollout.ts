@@ -12,21 +12,19 @@
  * by `call_id` and prompts by the turn they belong to (`turn_id`, a UUIDv7 the copy keeps), never by a
  * line's timestamp or position in the file.
  */
-import { createHash } from 'node:crypto';
 import { toEpochMs } from '../../events/eventLine';
 import { leadingFields } from '../jsonPrefix';
+import { parseSessionLines, textKey } from '../sessionLines';
 import type { SessionItem } from '../adapter';
 import type { ToolCall, ToolOutcome } from '../types';
 import {
   type Json,
-  argumentsOf,
-  parseToolText,
-  codexToolCall,
-  mcpResultText,
-  outcomeFromOutput,
-  record,
-  text,
-} from './toolCalls';
+  isObject,
+  jsonNumber as num,
+  jsonRecord as record,
+  jsonText as text,
+} from '../jsonValues';
+import { argumentsOf, parseToolText, codexToolCall, mcpResultText, outcomeFromOutput } from './toolCalls';
 import { qualifiedName } from './toolKinds';
 
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
@@ -76,14 +74,6 @@ function turnIdOf(line: Line): string | undefined {
   return opensTurn ? text(line.payload.turn_id) : undefined;
 }
 
-function hash(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 16);
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 function isInjected(message: string): boolean {
   const start = message.trimStart();
   return INJECTED_PREFIXES.some((prefix) => start.startsWith(prefix));
@@ -97,8 +87,8 @@ function parseLine(raw: string, first: boolean): Line | null | undefined {
   } catch {
     return null;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const object = value as Json;
+  if (!isObject(value)) return null;
+  const object = value;
   const at = toEpochMs(object.timestamp);
   if (typeof object.type === 'string' && 'payload' in object)
     return { at, type: object.type, payload: record(object.payload) };
@@ -165,18 +155,12 @@ export function readRollout(
   content: string,
   fallbackId = 'unknown',
 ): { items: SessionItem[]; skipped: number } {
-  const lines: Line[] = [];
-  let skipped = 0;
-  let first = true;
   let ownMeta = false;
-  for (const raw of content.split('\n')) {
-    if (raw.trim() === '') continue;
+  const { lines, skipped } = parseSessionLines(content, (raw, first) => {
     const line = parseLine(raw, first);
     if (first) ownMeta = line?.type === 'session_meta';
-    first = false;
-    if (line === null) skipped++;
-    else if (line) lines.push(line);
-  }
+    return line;
+  });
   // Only the first line's meta is this session's: a later one is a forked parent's, copied in.
   return {
     items: new RolloutReader(lines, ownMeta ? lines[0].payload : undefined, fallbackId).read(),
@@ -311,7 +295,7 @@ class RolloutReader {
       sessionId: this.sessionId,
       at,
       category,
-      key: hash(content),
+      key: textKey(content),
       chars: content.length,
     };
   }
@@ -337,7 +321,7 @@ class RolloutReader {
     const base = this.turnId ?? this.origin;
     const ordinal = this.ordinals.get(base) ?? 0;
     this.ordinals.set(base, ordinal + 1);
-    const key = `codex:${base}:${ordinal}:${hash(message)}`;
+    const key = `codex:${base}:${ordinal}:${textKey(message)}`;
     if (this.keys.has(key)) return;
     this.keys.add(key);
     this.push({ type: 'prompt', sessionId: this.sessionId, at: this.at, key, text: message });
@@ -433,7 +417,7 @@ class RolloutReader {
     const useId =
       text(payload.id) ??
       (end && (end.query === undefined || end.query === query) ? end.callId : undefined) ??
-      `codex:${this.turnId ?? this.origin}:search:${this.searches++}:${hash(JSON.stringify(action))}`;
+      `codex:${this.turnId ?? this.origin}:search:${this.searches++}:${textKey(JSON.stringify(action))}`;
     this.tool(call, useId);
     if (payload.status === 'completed' || payload.status === 'failed')
       this.settle(useId, { failed: payload.status === 'failed' });

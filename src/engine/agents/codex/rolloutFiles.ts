@@ -7,9 +7,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SessionFiles, SessionItem } from '../adapter';
+import type { SessionFiles } from '../adapter';
 import { codexHome, isInside } from './paths';
 import { readSessionBytes, sessionTailIncludes } from '../sessionBytes';
+import { filesBelow } from '../sessionFolders';
+import { sessionFileReader } from '../sessionLines';
 import { readRollout, recogniseRolloutHead, rolloutCwd } from './rollout';
 
 const ROLLOUT_NAME = /^rollout-.*\.jsonl(\.zst)?$/;
@@ -18,23 +20,10 @@ const MAX_DEPTH = 4;
 /** The session meta carries the base instructions (tens of KB); no first line is longer than this. */
 const MAX_FIRST_LINE = 4 * 1024 * 1024;
 
-function rolloutFilesUnder(dir: string, depth: number, found: string[]): void {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory() && depth < MAX_DEPTH) rolloutFilesUnder(full, depth + 1, found);
-    else if (entry.isFile() && ROLLOUT_NAME.test(entry.name)) {
-      // Codex reads the plain file when both exist (a compression under way), and so does this.
-      const compressed = entry.name.endsWith('.zst');
-      if (compressed && entries.some((other) => `${other.name}.zst` === entry.name)) continue;
-      found.push(full);
-    }
-  }
+/** Codex reads the plain file when both exist (a compression under way), and so does this. */
+function isRollout(entry: fs.Dirent, folder: readonly fs.Dirent[]): boolean {
+  if (!ROLLOUT_NAME.test(entry.name)) return false;
+  return !entry.name.endsWith('.zst') || !folder.some((other) => `${other.name}.zst` === entry.name);
 }
 
 /** The first line of a file, read in chunks; undefined when it cannot be read. */
@@ -88,9 +77,9 @@ function rolloutFolder(file: string): string | undefined {
 /** Rollouts whose session ran in `projectRoot` or a folder inside it, oldest first. */
 function findRollouts(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
   const home = codexHome(env);
-  const found: string[] = [];
-  rolloutFilesUnder(path.join(home, 'sessions'), 0, found);
-  rolloutFilesUnder(path.join(home, 'archived_sessions'), 0, found);
+  const found = ['sessions', 'archived_sessions'].flatMap((folder) =>
+    filesBelow(path.join(home, folder), isRollout, MAX_DEPTH),
+  );
   // Names start with the session's start time (rollout-YYYY-MM-DDTHH-MM-SS-<id>), so they sort by age.
   found.sort((a, b) => path.basename(a).localeCompare(path.basename(b)) || a.localeCompare(b));
   return found.filter((file) => {
@@ -101,17 +90,6 @@ function findRollouts(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
 
 const SESSION_ID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
 
-function readRolloutFile(file: string): { items: SessionItem[]; skipped: number } {
-  let content: string;
-  try {
-    content = readSessionBytes(file).toString('utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { items: [], skipped: 0 };
-    throw error;
-  }
-  return readRollout(content, SESSION_ID_IN_NAME.exec(path.basename(file))?.[1]);
-}
-
 /** A turn's token count follows its model call; no tool output between is this long. */
 const USAGE_LOOKBACK_BYTES = 1024 * 1024;
 
@@ -120,5 +98,7 @@ export const codexSessions: SessionFiles = {
   measuresContext: (file) => sessionTailIncludes(file, '"token_count"', USAGE_LOOKBACK_BYTES),
   find: findRollouts,
   recognise: recogniseRolloutHead,
-  read: (file) => Promise.resolve(readRolloutFile(file)),
+  read: sessionFileReader((content, file) =>
+    readRollout(content, SESSION_ID_IN_NAME.exec(path.basename(file))?.[1]),
+  ),
 };

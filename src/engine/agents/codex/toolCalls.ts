@@ -2,28 +2,14 @@
  * A Codex tool call in neutral form, shared by the hook payload reader and the rollout reader: the
  * arguments by the names Codex's tools use, and how a call went from the text Codex gave the model.
  */
+import { type Json, jsonRecord as record, jsonText as text, parseJsonObject } from '../jsonValues';
 import type { ToolCall, ToolInput, ToolKind, ToolOutcome } from '../types';
 import { parseApplyPatch } from './applyPatch';
 import { codexMcpServer, codexToolKind } from './toolKinds';
 
-export type Json = Record<string, unknown>;
-
-export function record(value: unknown): Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-}
-
-export function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** A tool's arguments: an object, or the JSON text of one (rollout `function_call.arguments`). */
 export function argumentsOf(value: unknown): Json {
-  if (typeof value !== 'string') return record(value);
-  try {
-    return record(JSON.parse(value));
-  } catch {
-    return {};
-  }
+  return record(typeof value === 'string' ? parseJsonObject(value) : value);
 }
 
 function quote(arg: string): string {

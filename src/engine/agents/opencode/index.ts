@@ -16,7 +16,7 @@ export const opencodeAdapter: AgentAdapter = {
   memoryServer: opencodeMemoryServer,
 };
 
-export { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource, recorderFromCommand } from './plugin';
+export { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource } from './plugin';
 export { ForeignPluginError, opencodeConfigDir, opencodePluginPath } from './pluginInstaller';
 export { findSessionFiles, readOpencodeStore } from './sessionStore';
 export { mcpServerOf, mcpToolName, opencodeAgentType, toolCall } from './toolKinds';

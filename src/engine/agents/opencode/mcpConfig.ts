@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { redactText } from '../../redact';
 import { clipDescription } from '../markdownTools';
 import type { ToolConfig } from '../adapter';
-import type { Json } from '../hookJson';
+import type { Json } from '../jsonValues';
 import { type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
 import { opencodeConfigDir } from './pluginInstaller';
 import { mcpToolName } from './toolKinds';

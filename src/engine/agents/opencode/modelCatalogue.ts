@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { type Json, isObject } from '../jsonValues';
 
 /** The catalogue is a few MB; a larger file is not one opencode wrote. */
 const MAX_CATALOGUE_BYTES = 64 * 1024 * 1024;
@@ -21,10 +22,8 @@ function opencodeModelsPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache'), 'opencode', 'models.json');
 }
 
-function objectOf(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+function objectOf(value: unknown): Json | undefined {
+  return isObject(value) ? value : undefined;
 }
 
 /** The last catalogue read, kept while its file is unchanged (the gauge reads the store on every change). */

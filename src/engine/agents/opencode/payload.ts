@@ -7,6 +7,7 @@
  */
 import { type EventPayload, recorderFields, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
+import { type Json, isObject } from '../jsonValues';
 import type { AgentEvent, EventKind } from '../types';
 import { opencodeAgentType, toolCall } from './toolKinds';
 
@@ -25,12 +26,6 @@ export const OPENCODE_EVENTS = {
 } as const satisfies Record<string, { hook: string; kind: EventKind }>;
 
 export type OpencodeEventName = keyof typeof OPENCODE_EVENTS;
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function isOpencodeEvent(name: string | undefined): name is OpencodeEventName {
   return name !== undefined && Object.prototype.hasOwnProperty.call(OPENCODE_EVENTS, name);

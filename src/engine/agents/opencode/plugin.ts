@@ -20,23 +20,13 @@
  *   adds it to that session's system lines, waiting at most a few seconds for the recorder the first time.
  */
 
+import type { RecorderLaunch } from '../recorderCommand';
+
 /** The file name in opencode's plugin folder; opencode loads `{plugin,plugins}/*.{ts,js}`. */
 export const PLUGIN_FILE_NAME = 'context-deck.js';
 
 /** Present in every plugin we generate: a file without it is someone else's and is never touched. */
 const PLUGIN_MARKER = 'context-deck-opencode-plugin';
-
-/** Where the plugin finds the recorder; undefined: `$CONTEXT_DECK_HOME` or `~/.context-deck`, at run time. */
-export interface PluginRecorder {
-  /** Absolute path of the Node runtime. */
-  node: string;
-  /** Absolute path of the recorder (`<home>/bin/hook.js`). */
-  hook: string;
-  /** The home passed as `--home`. */
-  home?: string;
-  /** `node` is VS Code's Electron, which acts as Node only with ELECTRON_RUN_AS_NODE=1. */
-  electronRunAsNode?: boolean;
-}
 
 interface Launch {
   command: string;
@@ -44,7 +34,7 @@ interface Launch {
   env?: Record<string, string>;
 }
 
-function launchOf(recorder: PluginRecorder): Launch {
+function launchOf(recorder: RecorderLaunch): Launch {
   const args = [recorder.hook, ...(recorder.home ? ['--home', recorder.home] : []), '--agent', 'opencode'];
   return recorder.electronRunAsNode
     ? { command: recorder.node, args, env: { ELECTRON_RUN_AS_NODE: '1' } }
@@ -324,7 +314,7 @@ export default async function ContextDeckRecorder(input) {
  * without, it names no path of this machine and finds the recorder at run time, doing nothing where Context
  * Deck is not installed (the team's project plugin).
  */
-export function pluginSource(recorder?: PluginRecorder): string {
+export function pluginSource(recorder?: RecorderLaunch): string {
   const launch = recorder ? JSON.stringify(launchOf(recorder)) : 'undefined';
   return (
     `// Context Deck's recorder for opencode (${PLUGIN_MARKER} v1): sends opencode's sessions, prompts and\n` +
@@ -338,50 +328,4 @@ export function pluginSource(recorder?: PluginRecorder): string {
 
 export function isContextDeckPlugin(text: string | undefined): boolean {
   return text !== undefined && text.includes(PLUGIN_MARKER);
-}
-
-/** Splits a command written by `hookSettings.recorderCommand` (words bare or in double quotes). */
-function shellWords(command: string): string[] | undefined {
-  const words: string[] = [];
-  let i = 0;
-  while (i < command.length) {
-    if (/\s/.test(command[i])) {
-      i++;
-      continue;
-    }
-    let word = '';
-    if (command[i] === '"') {
-      i++;
-      while (i < command.length && command[i] !== '"') {
-        if (command[i] === '\\' && i + 1 < command.length) i++;
-        word += command[i++];
-      }
-      if (command[i] !== '"') return undefined;
-      i++;
-    } else {
-      while (i < command.length && !/\s/.test(command[i])) word += command[i++];
-    }
-    words.push(word);
-  }
-  return words;
-}
-
-/**
- * The recorder a hook command names (`[ELECTRON_RUN_AS_NODE=1] <node> <home>/bin/hook.js --home <home>`);
- * undefined for the portable command (`$CONTEXT_DECK_HOME`...) or anything else, which the plugin resolves
- * at run time instead.
- */
-export function recorderFromCommand(command: string): PluginRecorder | undefined {
-  if (command.includes('CONTEXT_DECK_HOME')) return undefined;
-  const words = shellWords(command.trim());
-  if (!words) return undefined;
-  const electronRunAsNode = words[0] === 'ELECTRON_RUN_AS_NODE=1';
-  const [node, hook, flag, home] = electronRunAsNode ? words.slice(1) : words;
-  if (!node || !hook || !/hook\.js$/.test(hook)) return undefined;
-  return {
-    node,
-    hook,
-    home: flag === '--home' && home ? home : undefined,
-    electronRunAsNode: electronRunAsNode || undefined,
-  };
 }

@@ -7,7 +7,8 @@
  */
 import * as path from 'node:path';
 import type { HookInstaller, SettingsPlan } from '../adapter';
-import { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource, recorderFromCommand } from './plugin';
+import { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource } from './plugin';
+import { recorderFromCommand } from '../recorderCommand';
 
 export type OpencodeScope = 'project' | 'user';
 

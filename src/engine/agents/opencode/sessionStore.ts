@@ -22,11 +22,16 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { isWithin } from '../../kernel/paths';
 import { loadSqlJs } from '../../kernel/sqlJs';
 import type { SessionFiles, SessionItem } from '../adapter';
+import {
+  type Json,
+  isObject,
+  jsonNonEmptyText as str,
+  jsonNumber as num,
+  parseJsonObject as parseJson,
+} from '../jsonValues';
 import { type WindowOf, readModelWindows } from './modelCatalogue';
 import { opencodeAgentType, toolCall } from './toolKinds';
 import { readWalSnapshot } from './walRead';
-
-type Json = Record<string, unknown>;
 
 export interface StoreRead {
   items: SessionItem[];
@@ -53,28 +58,6 @@ interface MessageRow {
 interface PartRow {
   id: string;
   data: Json;
-}
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function parseJson(text: unknown): Json | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function homeOf(env: NodeJS.ProcessEnv): string {

@@ -4,9 +4,8 @@
  * `<server>_<tool>` with every character outside [a-zA-Z0-9_-] replaced by `_` (packages/opencode/src/mcp).
  * Light on purpose: the recorder's payload reader imports this.
  */
+import { type Json, isObject, jsonText as str } from '../jsonValues';
 import type { ToolCall, ToolInput, ToolKind, ToolOutcome } from '../types';
-
-type Json = Record<string, unknown>;
 
 /** Built-in tool ids and what they do. `list` is opencode's directory listing; `codesearch` searches code on the web. */
 const BUILTIN_TOOL_KINDS: Readonly<Record<string, ToolKind>> = {
@@ -35,14 +34,6 @@ const BUILTIN_TOOL_KINDS: Readonly<Record<string, ToolKind>> = {
   plan_exit: 'other',
   invalid: 'other',
 };
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
 
 /** How opencode sanitises MCP server and tool names into a tool id. */
 function sanitizeMcpName(name: string): string {

@@ -7,12 +7,12 @@
  * when someone else's hooks share it, takes out exactly our entries as minimal JSONC edits.
  */
 import * as path from 'node:path';
-import { type Json, hooksSection, isObject } from '../hookJson';
-import { JsoncDocument } from '../jsoncEdit';
-import { isRecorderCommand } from '../claudeCode/hookSettings';
-import { recorderFromCommand } from '../opencode/plugin';
-import type { HookInstaller, SettingsPlan } from '../adapter';
-import { spoolCommandFor } from '../spoolCommand';
+import type { HookInstaller } from '../adapter';
+import { hooksSection } from '../hookJson';
+import { type Json, isObject } from '../jsonValues';
+import type { JsoncDocument } from '../jsoncEdit';
+import { isRecorderCommand, recorderFromCommand } from '../recorderCommand';
+import { type RecorderHookFormat, recorderHookEntry, recorderHookPlans } from '../recorderHooks';
 
 export type VscodeHookScope = 'project' | 'user';
 
@@ -35,13 +35,6 @@ export const VSCODE_RECORDED_EVENTS = [
 
 export type VscodeRecordedEvent = (typeof VSCODE_RECORDED_EVENTS)[number];
 
-/**
- * VS Code runs every hook synchronously (it has no `async` hooks), so each one holds the agent until it ends
- * or times out: SessionStart, which prints the session context, gets the shortest leash.
- */
-const VSCODE_SESSION_START_TIMEOUT_SECONDS = 5;
-const VSCODE_HOOK_TIMEOUT_SECONDS = 30;
-
 export function vscodeHookPath(scope: VscodeHookScope, projectRoot: string, userHome: string): string {
   return scope === 'project'
     ? path.join(projectRoot, '.github', 'hooks', VSCODE_HOOK_FILE)
@@ -54,13 +47,6 @@ export function isVscodeRecorderCommand(command: unknown): boolean {
     typeof command === 'string' &&
     (isRecorderCommand(command) || (/hook\.js\b/.test(command) && /--agent[\s=]+["']?vscode\b/.test(command)))
   );
-}
-
-interface HookEntry {
-  type: 'command';
-  command: string;
-  windows: string;
-  timeout: number;
 }
 
 /** A PowerShell string literal: single quotes, a quote inside doubled. */
@@ -86,14 +72,6 @@ export function windowsRecorderCommand(command: string): string {
   return `${electron}& ${psQuote(recorder.node)} ${psQuote(recorder.hook)}${home}; exit 0`;
 }
 
-/** `sh` spools the payload; on Windows, where there is no `sh`, the node recorder records it directly. */
-function hookEntry(event: VscodeRecordedEvent, recorder: string): HookEntry {
-  const command = spoolCommandFor(recorder, event === 'SessionStart');
-  const timeout =
-    event === 'SessionStart' ? VSCODE_SESSION_START_TIMEOUT_SECONDS : VSCODE_HOOK_TIMEOUT_SECONDS;
-  return { type: 'command', command, windows: windowsRecorderCommand(recorder), timeout };
-}
-
 /** The `hooks` object; a file with a numeric `version` is Copilot CLI's format, whose event names differ. */
 function vscodeHooksSection(document: JsoncDocument): Json | undefined {
   const root = document.value;
@@ -102,101 +80,34 @@ function vscodeHooksSection(document: JsoncDocument): Json | undefined {
   return hooksSection(document);
 }
 
-/** The event's entries; undefined when the event has no list yet. */
-function entriesOf(hooks: Json | undefined, event: string, file: string): unknown[] | undefined {
-  const entries = hooks?.[event];
-  if (entries === undefined) return undefined;
-  if (!Array.isArray(entries)) throw new Error(`"hooks.${event}" in ${file} is not a list`);
-  return entries;
-}
+/**
+ * VS Code runs every hook synchronously (it has no `async` hooks), so each one holds the agent until it ends
+ * or times out. `sh` spools the payload; on Windows, where there is no `sh`, the node recorder records it
+ * directly.
+ */
+const VSCODE_HOOK_FORMAT: RecorderHookFormat<VscodeRecordedEvent> = {
+  events: VSCODE_RECORDED_EVENTS,
+  entry(event, recorder) {
+    const { type, command, timeout } = recorderHookEntry(event, recorder);
+    return { type, command, windows: windowsRecorderCommand(recorder), timeout };
+  },
+  ownKeys: ['type', 'command', 'windows', 'timeout'],
+  isRecorder: isVscodeRecorderCommand,
+  layout: { grouped: false },
+  ownFile: true,
+  section: vscodeHooksSection,
+};
 
-function isOurs(entry: unknown): entry is Json {
-  return isObject(entry) && isVscodeRecorderCommand(entry.command);
-}
+const vscodeHookPlans = recorderHookPlans(VSCODE_HOOK_FORMAT);
 
-/** Keys someone added to our entry (a `linux` override, say) are theirs: they don't make it stale. */
-function sameEntry(existing: Json, wanted: HookEntry): boolean {
-  return (
-    existing.type === wanted.type &&
-    existing.command === wanted.command &&
-    existing.windows === wanted.windows &&
-    existing.timeout === wanted.timeout
-  );
-}
-
-function isBlank(text: string | undefined): boolean {
-  return text === undefined || text.trim() === '';
-}
-
-/** What connecting would change; connecting twice changes nothing. Throws on files it can't edit safely. */
-export function planVscodeConnect(file: string, before: string | undefined, command: string): SettingsPlan {
-  const document = new JsoncDocument(before, file);
-  const changes: string[] = [];
-  for (const event of VSCODE_RECORDED_EVENTS) {
-    const wanted = hookEntry(event, command);
-    const entries = entriesOf(vscodeHooksSection(document), event, file);
-    const index = entries ? entries.findIndex(isOurs) : -1;
-    if (entries && index >= 0 && sameEntry(entries[index] as Json, wanted)) continue;
-    if (index >= 0) {
-      document.set(['hooks', event, index], wanted);
-      changes.push(`update the Context Deck hook for ${event}`);
-      continue;
-    }
-    if (entries === undefined) document.set(['hooks', event], [wanted]);
-    else document.insert(['hooks', event], entries.length, wanted);
-    changes.push(`add a Context Deck hook for ${event} (timeout ${wanted.timeout} s)`);
-  }
-  if (changes.length > 0 && isBlank(before)) changes.unshift(`create ${file}`);
-  return { file, before, after: changes.length > 0 ? document.text : before, changes };
-}
-
-/** What disconnecting would change: exactly our entries go; a file left with nothing else goes too. */
-export function planVscodeDisconnect(file: string, before: string | undefined): SettingsPlan {
-  if (isBlank(before)) return { file, before, after: before, changes: [] };
-  const document = new JsoncDocument(before, file);
-  const changes: string[] = [];
-  for (const event of VSCODE_RECORDED_EVENTS) {
-    for (;;) {
-      const entries = entriesOf(vscodeHooksSection(document), event, file);
-      const index = entries ? entries.findIndex(isOurs) : -1;
-      if (!entries || index < 0) break;
-      if (entries.length === 1) document.remove(['hooks', event]);
-      else document.remove(['hooks', event, index]);
-      changes.push(`remove the Context Deck hook for ${event}`);
-    }
-  }
-  if (changes.length === 0) return { file, before, after: before, changes };
-  const hooks = vscodeHooksSection(document);
-  if (hooks && Object.keys(hooks).length === 0) document.remove(['hooks']);
-  const root = document.value;
-  if (isObject(root) && Object.keys(root).length === 0) {
-    changes.push(`remove ${file}`);
-    return { file, before, after: undefined, changes };
-  }
-  return { file, before, after: document.text, changes };
-}
-
-export interface VscodeHookState {
-  installed: VscodeRecordedEvent[];
-  missing: VscodeRecordedEvent[];
-}
-
-/** Which of our hooks a hook file holds; unparsable or missing files hold none. */
-export function vscodeHookState(file: string, text: string | undefined): VscodeHookState {
-  const installed: VscodeRecordedEvent[] = [];
-  try {
-    if (!isBlank(text)) {
-      const hooks = vscodeHooksSection(new JsoncDocument(text, file));
-      for (const event of VSCODE_RECORDED_EVENTS)
-        if (entriesOf(hooks, event, file)?.some(isOurs)) installed.push(event);
-    }
-  } catch {
-    // Reported when connecting; for the connection state the file simply isn't connected.
-  }
-  return { installed, missing: VSCODE_RECORDED_EVENTS.filter((event) => !installed.includes(event)) };
-}
+export const {
+  planConnect: planVscodeConnect,
+  planDisconnect: planVscodeDisconnect,
+  state: vscodeHookState,
+} = vscodeHookPlans;
 
 export const vscodeHooks: HookInstaller<VscodeHookScope> = {
+  ...vscodeHookPlans,
   scopes: VSCODE_HOOK_SCOPES,
   describeScope: (scope) =>
     scope === 'project'
@@ -204,7 +115,4 @@ export const vscodeHooks: HookInstaller<VscodeHookScope> = {
         'GitHub Copilot CLI runs the same file, .github/hooks/context-deck.json, and is recorded as itself'
       : 'Just you, in every workspace (~/.copilot/hooks)',
   settingsPath: vscodeHookPath,
-  planConnect: planVscodeConnect,
-  planDisconnect: planVscodeDisconnect,
-  isConnected: (file, text) => vscodeHookState(file, text).missing.length === 0,
 };

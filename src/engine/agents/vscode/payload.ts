@@ -10,7 +10,7 @@
 import { type EventPayload, stringField } from '../../events/eventLine';
 import type { PayloadReader } from '../adapter';
 import { readEnvelope } from '../hookEnvelope';
-import { type Json, jsonRecord as record, jsonText as text } from '../hookJson';
+import { type Json, jsonRecord as record, jsonText as text } from '../jsonValues';
 import type { AgentEvent, EventKind, ToolCall, ToolInput, ToolOutcome } from '../types';
 import { isDistinctiveVscodeTool, isNotebookTool, vscodeToolKind } from './toolKinds';
 

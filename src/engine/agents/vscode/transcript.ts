@@ -16,7 +16,6 @@
  * The extension writes a transcript only for sessions with hooks enabled (or before it summarises the
  * conversation). It records no compaction and no context window size.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,8 +26,15 @@ import type { SessionFiles, SessionItem } from '../adapter';
 import type { ToolCall } from '../types';
 import { vscodeToolInput } from './payload';
 import { vscodeToolKind } from './toolKinds';
-import { type Json, jsonRecord as record } from '../hookJson';
+import {
+  type Json,
+  jsonNonEmptyText as text,
+  jsonNumber as num,
+  jsonRecord as record,
+  parseJsonObject as parseObject,
+} from '../jsonValues';
 import { sessionTailIncludes } from '../sessionBytes';
+import { parseSessionLines, sessionFileReader, textKey } from '../sessionLines';
 
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
 
@@ -36,18 +42,6 @@ type ToolItem = Extract<SessionItem, { type: 'tool' }>;
 const EXTENSION_FOLDER = 'github.copilot-chat';
 /** workspace.json is a one-line object; anything larger is not VS Code's. */
 const MAX_WORKSPACE_JSON = 64 * 1024;
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function hash(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 16);
-}
 
 function listDir(dir: string): fs.Dirent[] {
   try {
@@ -149,15 +143,6 @@ export function findVscodeTranscripts(projectRoot: string, env: NodeJS.ProcessEn
 }
 
 /** A line's object, or undefined for a line that is no JSON object. */
-function parseObject(raw: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Whether a file's head is VS Code's transcript: its first line is a `session.start` by `copilot-agent`
  * that names a `vscodeVersion`. Copilot CLI's events.jsonl shares the envelope and producer but has no
@@ -273,7 +258,7 @@ class TranscriptReader {
    */
   private prompt(content: string | undefined): void {
     if (content === undefined || content.trim() === '') return;
-    const key = `vscode:${this.sessionId}:${this.prompts++}:${hash(content)}`;
+    const key = `vscode:${this.sessionId}:${this.prompts++}:${textKey(content)}`;
     if (this.promptKeys.has(key)) return;
     this.promptKeys.add(key);
     this.push({ type: 'prompt', sessionId: this.sessionId, at: this.at, key, text: content });
@@ -340,27 +325,11 @@ export function readVscodeTranscript(
   content: string,
   fallbackId = 'unknown',
 ): { items: SessionItem[]; skipped: number } {
-  const lines: Json[] = [];
-  let skipped = 0;
-  for (const raw of content.split('\n')) {
-    if (raw.trim() === '') continue;
+  const { lines, skipped } = parseSessionLines(content, (raw) => {
     const line = parseObject(raw);
-    if (line === undefined || typeof line.type !== 'string') skipped++;
-    else lines.push(line);
-  }
+    return line !== undefined && typeof line.type === 'string' ? line : null;
+  });
   return { items: new TranscriptReader(lines, fallbackId).read(), skipped };
-}
-
-function readVscodeTranscriptFile(file: string): { items: SessionItem[]; skipped: number } {
-  let content: string;
-  try {
-    content = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { items: [], skipped: 0 };
-    throw error;
-  }
-  // The file is named by the session id, which stands in when the first line is lost.
-  return readVscodeTranscript(content, path.basename(file, '.jsonl'));
 }
 
 /** How much of a transcript's end is looked at for usage: every turn of a build that records it has one. */
@@ -380,6 +349,6 @@ export const vscodeSessions: SessionFiles = {
   measuresContext: transcriptCarriesUsage,
   find: findVscodeTranscripts,
   recognise: recogniseVscodeTranscript,
-  // An unreadable file rejects the promise rather than throwing where `read` is called.
-  read: (file) => new Promise((resolve) => resolve(readVscodeTranscriptFile(file))),
+  // The file is named by the session id, which stands in when the first line is lost.
+  read: sessionFileReader((content, file) => readVscodeTranscript(content, path.basename(file, '.jsonl'))),
 };

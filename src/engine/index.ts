@@ -1,45 +1,40 @@
 /**
- * The engine's one entry for the VS Code host, the CLI and the MCP server: opening a project, ingesting,
- * the agents, memory, registry and context queries. Nothing outside the engine runs SQL or imports its
- * modules one by one. (The hook recorder has its own, smaller entry: recording.ts.)
+ * The engine's one entry for the VS Code host, the CLI and the MCP server, grouped by feature: the project's
+ * lifetime, activity (ingest and imports), memory, tools, the context window, advice, and the agents. Nothing
+ * outside the engine runs SQL or imports its modules one by one. (The hook recorder has its own, smaller
+ * entry: recorder.ts.)
  */
-export { AGENT_ADAPTERS, agentTraces } from './agents';
-export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
-export { HOOK_SCOPES, type HookScope } from './agents/claudeCode/hookSettings';
-export { portableCommandCaveats, recorderCommand } from './agents/recorderCommand';
+
+// The project's lifetime: open (as the writer or a reader), ingest, save, and the views derived after ingest.
+export { ProjectEngine } from './project/projectEngine';
+export type { Role } from '../shared/ingest';
+export type { CatchUpResult } from './project/catchUp';
 export {
-  parseJsonc,
-  readSettingsText,
-  settingsBackupDir,
-  SettingsParseError,
-  writeSettingsWithBackup,
-} from './agents/jsoncEdit';
-export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
-export { installRecorder, recorderRuntime } from './agents/recorderInstall';
-export { type AgentId } from '../shared/agents';
-export { agentHintDue, agentHintText, agentHintWaiting, leaveAgentHint } from './context/agentHint';
-export {
-  type CompactWarningInput,
-  type CompactWarningSettings,
-  CompactWarnings,
-  compactWarning,
-  compactWarningSettings,
-  warningLevel,
-} from './context/compactWarning';
-export {
-  assembleSessionContext,
-  assembleSessionContextInSteps,
-  sessionContextPath,
-  writeSessionContext,
-} from './context/sessionContextAssembly';
-export { type SelectionMode } from './context/selection';
-export {
-  SESSION_CONTEXT_BUDGET,
-  type SessionContext,
-  TOOL_SECTION_BUDGET,
-} from './context/sessionContextText';
-export { usageLevel } from './live/usageLevel';
-export { listLogFiles } from './log/ingest';
+  afterIngest,
+  DEFAULT_DETAIL_DAYS,
+  discoverySteps,
+  FOLD_EVERY_BYTES,
+  FoldAsRead,
+  nextSessionContextSteps,
+} from './project/derivedViews';
+export { identifyProject } from './kernel/projectIdentity';
+export { lockHolder, requestSave, saveIfRequested } from './storage/writerLock';
+export { warmUpSqlJs } from './kernel/sqlJs';
+export { bundledScript } from './kernel/bundledScript';
+export { runAtOnce, runInSteps } from './kernel/steps';
+export { yieldToHost } from './kernel/yieldToHost';
+export { eventsDir, isWithin, projectStateDir, resolveHome } from './kernel/paths';
+export { makeHomePrivate, makePrivateDir } from './kernel/privateFiles';
+
+// Activity: the event log read into the project, and past sessions imported from the agents' files.
+export { listLogFiles, type IngestResult } from './log/ingest';
+export { importTranscripts, type TranscriptImportResult } from './transcripts';
+export { findAgentSessionFiles } from './transcripts/agentSessionImport';
+export { candidateTranscripts, claudeConfigDirs } from './agents/claudeCode/transcriptFiles';
+export { sessionFileStamp } from './agents/sessionBytes';
+export { latestModel } from './memory/sessions';
+
+// Memory: observations, search, timeline, saving and forgetting (ProjectEngine.memory reads them).
 export {
   type BudgetedText,
   fitToBudget,
@@ -66,33 +61,10 @@ export {
   type TimelineOptions,
   type TimelineResult,
 } from './memory';
-export type { IngestResult } from './log/ingest';
 export { parseQuery } from './memory/search';
 export { clip, oneLine, shortDate } from './memory/text';
-export { eventsDir, isWithin, projectStateDir, resolveHome } from './kernel/paths';
-export { bundledScript } from './kernel/bundledScript';
-export type { CatchUpResult } from './project/catchUp';
-export {
-  afterIngest,
-  DEFAULT_DETAIL_DAYS,
-  discoverySteps,
-  FOLD_EVERY_BYTES,
-  FoldAsRead,
-  nextSessionContextSteps,
-} from './project/derivedViews';
-export { ProjectEngine } from './project/projectEngine';
-export type { Role } from '../shared/ingest';
-export { identifyProject } from './kernel/projectIdentity';
-export { latestModel } from './memory/sessions';
-export {
-  type AdviceState,
-  readAdviceState,
-  withDisabledServers,
-  writeAdviceState,
-} from './pruning/adviceState';
-export { type Advice } from './pruning/advisor';
-export { compactCommand } from './pruning/focus';
-export { adviseSession, dismissalKey } from './pruning/sessionAdvice';
+
+// Tools: the agents' config scanned, tools discovered from use, ranked, and MCP servers switched on and off.
 export {
   applyScan,
   type ConfigScan,
@@ -118,9 +90,8 @@ export {
   type ToggleRequest,
   withConfigSwitches,
 } from './registry/serverToggle';
-export { makeHomePrivate, makePrivateDir } from './kernel/privateFiles';
-export { lockHolder, requestSave, saveIfRequested } from './storage/writerLock';
-export { warmUpSqlJs } from './kernel/sqlJs';
+
+// The context window: the live gauge and its breakdown, and what the next session starts with.
 export {
   type BreakdownItem,
   type ContextBreakdown,
@@ -128,7 +99,6 @@ export {
   type GaugeReading,
   toolResultText,
 } from './live';
-export { importTranscripts, type TranscriptImportResult } from './transcripts';
 export {
   type ActiveSession,
   newestStore,
@@ -136,8 +106,52 @@ export {
   sessionGauge,
   sessionOfFile,
 } from './live/activeSession';
-export { findAgentSessionFiles } from './transcripts/agentSessionImport';
-export { sessionFileStamp } from './agents/sessionBytes';
-export { candidateTranscripts, claudeConfigDirs } from './agents/claudeCode/transcriptFiles';
-export { runAtOnce, runInSteps } from './kernel/steps';
-export { yieldToHost } from './kernel/yieldToHost';
+export { usageLevel } from './live/usageLevel';
+export {
+  assembleSessionContext,
+  assembleSessionContextInSteps,
+  sessionContextPath,
+  writeSessionContext,
+} from './context/sessionContextAssembly';
+export { type SelectionMode } from './context/selection';
+export {
+  SESSION_CONTEXT_BUDGET,
+  type SessionContext,
+  TOOL_SECTION_BUDGET,
+} from './context/sessionContextText';
+export {
+  type CompactWarningInput,
+  type CompactWarningSettings,
+  CompactWarnings,
+  compactWarning,
+  compactWarningSettings,
+  warningLevel,
+} from './context/compactWarning';
+export { agentHintDue, agentHintText, agentHintWaiting, leaveAgentHint } from './context/agentHint';
+
+// Advice: what to drop from the context, and the /compact that keeps the task.
+export {
+  type AdviceState,
+  readAdviceState,
+  withDisabledServers,
+  writeAdviceState,
+} from './pruning/adviceState';
+export { type Advice } from './pruning/advisor';
+export { compactCommand } from './pruning/focus';
+export { adviseSession, dismissalKey } from './pruning/sessionAdvice';
+
+// The agents: their adapters, connecting their hooks, and the memory server in their config.
+export { AGENT_ADAPTERS, agentTraces } from './agents';
+export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
+export { type AgentId } from '../shared/agents';
+export { HOOK_SCOPES, type HookScope } from './agents/claudeCode/hookSettings';
+export { portableCommandCaveats, recorderCommand } from './agents/recorderCommand';
+export { installRecorder, recorderRuntime } from './agents/recorderInstall';
+export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
+export {
+  parseJsonc,
+  readSettingsText,
+  settingsBackupDir,
+  SettingsParseError,
+  writeSettingsWithBackup,
+} from './agents/jsoncEdit';

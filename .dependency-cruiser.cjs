@@ -76,6 +76,14 @@ module.exports = {
       to: { path: '^(src/(host|cli|mcp|hook)|webview)/' },
     },
     {
+      name: 'engine-not-the-dashboard-contract',
+      comment:
+        "The engine speaks the shared vocabulary (src/shared/tools.ts, context.ts, ingest.ts...); what the dashboard receives and sends (src/shared/protocol.ts) is the host's to build.",
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/shared/(protocol|webviewMessages|messageTable)\\.ts$' },
+    },
+    {
       name: 'shared-at-the-bottom',
       comment:
         'src/shared is the vocabulary that the engine, the host and the webview share: it imports none of them.',

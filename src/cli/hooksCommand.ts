@@ -37,7 +37,7 @@ function scopeOf(adapter: Connectable, value: string | undefined): string {
   return scope;
 }
 
-/** The recorder command for a scope: the team's portable one for shared files (see hookSettings). */
+/** The recorder command for a scope: the team's portable one for shared files (engine: agents/recorderCommand.ts). */
 function commandFor(scope: string, home: string): string {
   const hookScope = (HOOK_SCOPES as readonly string[]).includes(scope) ? (scope as HookScope) : 'user';
   return recorderCommand(hookScope, recorderRuntime(), home);

@@ -37,7 +37,7 @@ function scopeWords(scope: string): { pick: string; label: string } {
   return SCOPE_WORDS[scope] ?? { pick: scope, label: `${scope} settings` };
 }
 
-/** The recorder command for an agent's scope: the team's portable one for shared files (see hookSettings). */
+/** The recorder command for an agent's scope: the team's portable one for shared files (engine: agents/recorderCommand.ts). */
 function commandFor(scope: string, home: string): string {
   const hookScope: HookScope = (HOOK_SCOPES as readonly string[]).includes(scope)
     ? (scope as HookScope)

@@ -89,15 +89,22 @@ describe('the import rules (dependency-cruiser)', () => {
     assert.doesNotMatch(report, /src\/host\/facade\.ts|src\/hook\/record\.ts/);
   });
 
-  test('nothing imports a worker entry script, and the engine imports none of its users', () => {
+  test('nothing imports a worker entry script; the engine imports none of its users, nor the dashboard contract', () => {
     const { status, report } = cruise({
       'src/engine/workers/parseWorker.ts': 'export const parse = 1;\n',
       'src/engine/index.ts': "export { parse } from './workers/parseWorker';\n",
       'src/host/extension.ts': 'export const activate = 1;\n',
       'src/engine/log/spool.ts':
         "import { activate } from '../../host/extension';\nexport const s = activate;\n",
+      'src/shared/protocol.ts': 'export interface ToolView { name: string }\n',
+      'src/engine/registry/ranking.ts':
+        "import type { ToolView } from '../../shared/protocol';\nexport const rank = (t: ToolView) => t.name;\n",
     });
     assert.notEqual(status, 0);
-    assert.deepEqual(brokenRules(report), ['engine-below-its-users', 'engine-workers-are-entries']);
+    assert.deepEqual(brokenRules(report), [
+      'engine-below-its-users',
+      'engine-not-the-dashboard-contract',
+      'engine-workers-are-entries',
+    ]);
   });
 });

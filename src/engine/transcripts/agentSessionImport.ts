@@ -11,7 +11,7 @@ import { sessionFileStamp } from '../agents/sessionBytes';
 import type { AgentAdapter, SessionFiles } from '../agents/adapter';
 import type { ProjectStore } from '../storage/projectStore';
 import { writeSessionItems } from './sessionItemRows';
-import type { RowCounts } from './importedActivity';
+import { noRows, type RowCounts } from './importedActivity';
 
 export interface AgentSessionFile {
   file: string;
@@ -87,10 +87,7 @@ export async function importAgentSessions(
     skippedFiles: 0,
     malformed: 0,
     bytes: 0,
-    toolCalls: 0,
-    failures: 0,
-    prompts: 0,
-    sessions: 0,
+    ...noRows(),
   };
   const db = engine.store;
   for (const { file, adapter } of files) {

@@ -19,7 +19,7 @@ import {
   sessionIdFromPath,
 } from '../agents/claudeCode/transcriptFiles';
 import { endIdleImportedSessions } from '../log/sessionRows';
-import type { RowCounts } from './importedActivity';
+import { noRows, type RowCounts } from './importedActivity';
 import { type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
 import { yieldToHost } from '../kernel/yieldToHost';
 
@@ -122,10 +122,7 @@ function emptyResult(): TranscriptImportResult {
     lines: 0,
     malformed: 0,
     bytes: 0,
-    toolCalls: 0,
-    failures: 0,
-    prompts: 0,
-    sessions: 0,
+    ...noRows(),
     cancelled: false,
   };
 }

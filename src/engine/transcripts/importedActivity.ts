@@ -22,6 +22,10 @@ export interface RowCounts {
   sessions: number;
 }
 
+export function noRows(): RowCounts {
+  return { toolCalls: 0, failures: 0, prompts: 0, sessions: 0 };
+}
+
 /** A prompt buffered for the chunk; `flush()` says whether it added a row. */
 interface BufferedPrompt extends ImportedPrompt {
   added?: boolean;
@@ -68,7 +72,7 @@ export class ImportedActivityWriter {
 
   /** Write the chunk's rows and the sessions it saw; call inside the transaction that records the read. */
   flush(sessions: ReadonlyMap<string, ImportedSession>): RowCounts {
-    const counts: RowCounts = { toolCalls: 0, failures: 0, prompts: 0, sessions: 0 };
+    const counts = noRows();
     // History older than the detail window is folded already: reading it again must add nothing.
     const folded = foldedDetail(this.store);
     const fresh = (row: { sessionId: string; at: number }) => !folded(row.sessionId, row.at);

@@ -4,6 +4,7 @@ import {
   AGENT_ADAPTERS,
   type AgentAdapter,
   HOOK_SCOPES,
+  hookConnection,
   type HookInstaller,
   type HookScope,
   identifyProject,
@@ -17,6 +18,14 @@ import {
 } from '../engine';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
+import type { HookConnectionStatus } from '../shared/agents';
+
+const STATUS_WORDS: Readonly<Record<HookConnectionStatus, string>> = {
+  connected: 'connected',
+  partial: 'partly connected (connect again to restore)',
+  absent: 'not connected',
+  unreadable: 'unreadable',
+};
 
 type Connectable = AgentAdapter & { hooks: HookInstaller };
 
@@ -67,16 +76,22 @@ export const hooksCommand: CliCommand = {
     if (action === 'status') {
       const states = scopes.map((scope) => {
         const file = fileOf(scope);
-        const text = readSettingsText(file);
-        const connected = adapter.hooks.isConnected(file, text);
-        const partial = !connected && adapter.hooks.planDisconnect(file, text).changes.length > 0;
-        return { agent: adapter.id, scope, file, connected, partial };
+        const { status, problem } = hookConnection(adapter.hooks, file);
+        return {
+          agent: adapter.id,
+          scope,
+          file,
+          status,
+          problem,
+          connected: status === 'connected',
+          partial: status === 'partial',
+        };
       });
       if (args.flags.has('json')) context.stdout(JSON.stringify(states));
       else
         for (const state of states)
           context.stdout(
-            `${state.scope.padEnd(8)} ${state.connected ? 'connected' : state.partial ? 'partly connected (connect again to restore)' : 'not connected'}  ${state.file}`,
+            `${state.scope.padEnd(8)} ${STATUS_WORDS[state.status]}  ${state.file}${state.problem ? `: ${state.problem}` : ''}`,
           );
       return 0;
     }

@@ -145,6 +145,7 @@ export { AGENT_ADAPTERS, agentTraces } from './agents';
 export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
 export { type AgentId } from '../shared/agents';
 export { HOOK_SCOPES, type HookScope } from './agents/claudeCode/hookSettings';
+export { hookConnection } from './agents/hookConnection';
 export { portableCommandCaveats, recorderCommand } from './agents/recorderCommand';
 export { installRecorder, recorderRuntime } from './agents/recorderInstall';
 export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';

@@ -6,18 +6,17 @@ import {
   type AgentAdapter,
   agentTraces,
   HOOK_SCOPES,
+  hookConnection,
   type HookInstaller,
   type HookScope,
   installRecorder,
-  parseJsonc,
   portableCommandCaveats,
-  readSettingsText,
   recorderCommand,
   recorderRuntime,
 } from '../engine';
 import { agentName } from '../shared/agents';
 import type { ConnectionView, ScopeConnection } from '../shared/protocol';
-import { type Log, shortMessage } from './log';
+import type { Log } from './log';
 import {
   SettingsPreviewProvider,
   confirmSettingsChange,
@@ -82,17 +81,13 @@ export class AgentConnection {
     const scopes = connectable().flatMap((adapter) =>
       adapter.hooks.scopes.map((scope): ScopeConnection => {
         const file = adapter.hooks.settingsPath(scope, root, os.homedir());
-        const base = { agent: adapter.id, scope, label: scopeWords(scope).label, file };
-        try {
-          const text = readSettingsText(file);
-          if (text?.trim() && file.endsWith('.json')) parseJsonc(text, file);
-          const connected = adapter.hooks.isConnected(file, text);
-          const partial = !connected && adapter.hooks.planDisconnect(file, text).changes.length > 0;
-          const status = connected ? 'connected' : partial ? 'partial' : 'absent';
-          return { ...base, status, problem: null };
-        } catch (error) {
-          return { ...base, status: 'unreadable', problem: shortMessage(error) };
-        }
+        return {
+          agent: adapter.id,
+          scope,
+          label: scopeWords(scope).label,
+          file,
+          ...hookConnection(adapter.hooks, file),
+        };
       }),
     );
     return { connected: scopes.some((scope) => scope.status === 'connected'), scopes };

@@ -19,3 +19,9 @@ const AGENT_NAMES: Readonly<Record<AgentId, string>> = {
 export function agentName(id: string): string {
   return isAgentId(id) ? AGENT_NAMES[id] : id;
 }
+
+/**
+ * How far an agent's settings file holds our hooks: `partial`, some of them are missing; `unreadable`, the
+ * file does not parse (its problem is said with it).
+ */
+export type HookConnectionStatus = 'connected' | 'partial' | 'absent' | 'unreadable';

@@ -13,6 +13,7 @@ import type {
   RecommendationAction,
   UsageLevel,
 } from './context';
+import type { HookConnectionStatus } from './agents';
 import type { IngestCounts, IngestProgress, RejectView, Role } from './ingest';
 import { type MessageUnion, message } from './messageTable';
 import type { ConfigFileProblem, RankedToolFields, RankingStrategy, ToolScope } from './tools';
@@ -28,8 +29,7 @@ export interface ScopeConnection {
   /** How the dashboard names the scope, e.g. "project settings". */
   label: string;
   file: string;
-  /** `partial`: some of our hooks are missing; `unreadable`: the file does not parse (see problem). */
-  status: 'connected' | 'partial' | 'absent' | 'unreadable';
+  status: HookConnectionStatus;
   problem: string | null;
 }
 

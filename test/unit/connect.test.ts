@@ -191,6 +191,23 @@ describe('connect Claude Code', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), '{ "hooks": { ');
     assert.equal(cli('hooks', 'install', '--scope', 'galaxy').status, 2);
   });
+
+  test('hooks status calls an unparsable settings file unreadable, and says why, as the dashboard does', () => {
+    const file = path.join(ws.project, '.claude', 'settings.local.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{ "hooks": { ');
+    const run = cli('hooks', 'status', '--scope', 'local');
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^local\s+unreadable\s+.*settings\.local\.json: .+/);
+    const [state] = JSON.parse(cli('hooks', 'status', '--scope', 'local', '--json').stdout) as Array<{
+      status: string;
+      problem: string | null;
+      connected: boolean;
+    }>;
+    assert.equal(state.status, 'unreadable');
+    assert.ok(state.problem, 'the parse problem is given');
+    assert.equal(state.connected, false);
+  });
 });
 
 /** Every file under `dir` with its bytes, Context Deck's own home left out. */

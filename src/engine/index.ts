@@ -150,7 +150,6 @@ export { portableCommandCaveats, recorderCommand } from './agents/recorderComman
 export { installRecorder, recorderRuntime } from './agents/recorderInstall';
 export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
 export {
-  parseJsonc,
   readSettingsText,
   settingsBackupDir,
   SettingsParseError,

@@ -2,17 +2,14 @@
 import { type ProjectEngine, shortId } from '../../engine';
 import { isMemoryType, oneLineClip, parseMemoryQuery, typingQuery } from '../../shared/memory';
 import type { MemoryView } from '../../shared/protocol';
+import type { Intent } from './dashboardIntents';
 
 /** Rows of the dashboard's Memory section. */
 export const DASHBOARD_ROWS = 10;
 const ROW_CHARS = 240;
 
-/** A search box value and type filters from the page, with the number its answer echoes. */
-export interface MemoryRequest {
-  request: number;
-  query: string;
-  types: readonly string[];
-}
+/** A search box value and type filters from the page (its memorySearch message), with the number its answer echoes. */
+export type MemoryRequest = Pick<Intent<'memorySearch'>, 'request' | 'query' | 'types'>;
 
 /** What the Memory section shows for a search box value and type filters. */
 export function memoryView(

@@ -35,6 +35,20 @@ function place(root: string, relative: string, text: string): string {
   return file;
 }
 
+/** Claude Code's documented examples: the project's `.mcp.json`, and the user's `.claude.json` naming this project. */
+function placeClaudeCodeServers(): void {
+  place(ws.project, '.mcp.json', fixture('mcp/claude-code-dot-mcp.env-expansion.docs-example.json'));
+  // The local-scope example names "/path/to/your/project": here, the temp project.
+  place(
+    userHome,
+    '.claude.json',
+    fixture('mcp/claude-code-dot-claude-json.local-scope.docs-example.json').replace(
+      '/path/to/your/project',
+      ws.project,
+    ),
+  );
+}
+
 function scan() {
   return scanConfigs({ projectRoot: ws.project, userHome });
 }
@@ -54,16 +68,7 @@ function summary(entries: ConfigEntry[]) {
 
 describe('config scan: the real fixture files', () => {
   test('project and user files of Claude Code, VS Code and Cursor parse into the entries they declare', () => {
-    place(ws.project, '.mcp.json', fixture('mcp/claude-code-dot-mcp.env-expansion.docs-example.json'));
-    // The local-scope example names "/path/to/your/project": here, the temp project.
-    place(
-      userHome,
-      '.claude.json',
-      fixture('mcp/claude-code-dot-claude-json.local-scope.docs-example.json').replace(
-        '/path/to/your/project',
-        ws.project,
-      ),
-    );
+    placeClaudeCodeServers();
     place(ws.project, '.vscode/mcp.json', fixture('mcp/vscode-mcp.0GiS0-youtube-mcp-server.jsonc'));
     place(ws.project, '.cursor/mcp.json', fixture('mcp/cursor-mcp.0xJacky-nginx-ui.json'));
     place(
@@ -630,15 +635,7 @@ describe('config scan: the other agents’ own config', () => {
 
 describe("Claude Code's tool config is an adapter's, like the other agents'", () => {
   test('it declares its own servers (not Cursor’s it also reads) and names their tools as Claude Code does', () => {
-    place(ws.project, '.mcp.json', fixture('mcp/claude-code-dot-mcp.env-expansion.docs-example.json'));
-    place(
-      userHome,
-      '.claude.json',
-      fixture('mcp/claude-code-dot-claude-json.local-scope.docs-example.json').replace(
-        '/path/to/your/project',
-        ws.project,
-      ),
-    );
+    placeClaudeCodeServers();
     place(ws.project, '.cursor/mcp.json', fixture('mcp/cursor-mcp.0xJacky-nginx-ui.json'));
     const tools = claudeCodeAdapter.tools;
     assert.ok(tools, 'Claude Code has a tool config');

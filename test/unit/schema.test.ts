@@ -47,20 +47,18 @@ test('the schema built a statement at a time equals the one built at once, and t
 });
 
 test('a failed statement rolls its migration back and the version stays where it was', async () => {
-  const SQL = await loadSqlJs();
-  const db = new SQL.Database();
+  // The migration that adds log_files' last_line_len, then seen_size, half done by hand: its first column is
+  // missing, its second exists. It fails part way.
+  const db = await databaseBefore('last_line_len');
+  const version = schemaVersion(db);
   try {
-    migrate(db);
-    // The last migration half done by hand: its first column is missing, its second exists. It fails part way.
-    db.exec(
-      `ALTER TABLE log_files DROP COLUMN last_line_len; PRAGMA user_version = ${MIGRATIONS.length - 1}`,
-    );
+    db.exec('ALTER TABLE log_files ADD COLUMN seen_size INTEGER NOT NULL DEFAULT -1');
     const before = schemaOf(db);
     await assert.rejects(
       migrateInSteps(db, () => Promise.resolve()),
       /duplicate column/,
     );
-    assert.equal(schemaVersion(db), MIGRATIONS.length - 1);
+    assert.equal(schemaVersion(db), version);
     assert.deepEqual(schemaOf(db), before, 'the column its first statement made is rolled back');
   } finally {
     db.close();
@@ -91,5 +89,31 @@ test('a saved database of the version before opens brought up to date, its rows 
     }
   } finally {
     ws.cleanup();
+  }
+});
+
+test('an upgrade drops the rows an earlier scan kept for VS Code’s servers under Claude Code’s names, and only those', async () => {
+  const db = await databaseBefore('.vscode/mcp.json');
+  try {
+    const insert = db.prepare(
+      `INSERT INTO tool_registry (name, scope, type, origin, source, status, discovered_at, updated_at)
+       VALUES (?, 'project', ?, ?, ?, ?, 1, 1)`,
+    );
+    const rows: Array<[string, string, string, string, string]> = [
+      // The rows of before: a VS Code server under Claude Code's name, stale beside the new one.
+      ['mcp__stdio-mcp__*', 'mcp_server', 'config', '/repo/.vscode/mcp.json', 'stale'],
+      ['mcp__remote__*', 'mcp_server', 'config', 'C:\\repo\\.vscode\\mcp.json', 'active'],
+      // Rows that stay: VS Code's own name, Claude Code's servers, a tool seen in use.
+      ['mcp_stdio-mcp_*', 'mcp_server', 'config', '/repo/.vscode/mcp.json', 'active'],
+      ['mcp__api-server__*', 'mcp_server', 'config', '/repo/.mcp.json', 'active'],
+      ['mcp__stdio-mcp__search', 'mcp_tool', 'discovered', '/repo/.vscode/mcp.json', 'active'],
+    ];
+    for (const row of rows) insert.run(row);
+    insert.free();
+    migrate(db);
+    const names = db.exec('SELECT name FROM tool_registry ORDER BY name')[0]?.values.map(([name]) => name);
+    assert.deepEqual(names, ['mcp__api-server__*', 'mcp__stdio-mcp__search', 'mcp_stdio-mcp_*']);
+  } finally {
+    db.close();
   }
 });

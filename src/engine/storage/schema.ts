@@ -241,6 +241,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE log_files ADD COLUMN seen_size INTEGER NOT NULL DEFAULT -1;
   ALTER TABLE log_files ADD COLUMN seen_mtime REAL NOT NULL DEFAULT -1;
   `,
+  // VS Code's own MCP servers (.vscode/mcp.json) are named as VS Code names their tools, mcp_<server>_*;
+  // the rows an earlier scan kept under Claude Code's names, mcp__<server>__*, stood for no tool VS Code
+  // calls, and went stale beside the new ones. Nothing counted calls for them.
+  `
+  DELETE FROM tool_registry
+  WHERE origin = 'config' AND type = 'mcp_server' AND substr(name, 1, 5) = 'mcp__'
+    AND replace(source, '\\', '/') LIKE '%/.vscode/mcp.json';
+  `,
 ];
 
 class SchemaTooNewError extends Error {

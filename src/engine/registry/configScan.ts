@@ -6,9 +6,8 @@
 import { AGENT_ADAPTERS } from '../agents';
 import type { ToolConfig, ToolScanContext } from '../agents/adapter';
 import { type ConfigLocationOptions, configLocations } from '../agents/configLocations';
-import type { ConfigEntry, ConfigScan, ScanProblem } from '../agents/toolTypes';
-import { type JsonConfig, readJsonConfig } from '../kernel/jsonConfig';
-import { isWithin } from '../kernel/paths';
+import { startToolScan } from '../agents/toolScan';
+import type { ConfigEntry, ConfigScan } from '../agents/toolTypes';
 import { TOOL_SCOPES, type ToolScope } from '../../shared/tools';
 
 export interface ScanOptions extends ConfigLocationOptions {
@@ -38,26 +37,13 @@ function serverOnlyEntries(tools: ToolConfig, context: ToolScanContext): ConfigE
 export function scanConfigs(options: ScanOptions): ConfigScan {
   const locations = configLocations(options);
   const scopes = TOOL_SCOPES.filter((scope) => (options.scopes ?? TOOL_SCOPES).includes(scope));
-  const problems: ScanProblem[] = [];
-  const configs: JsonConfig[] = [];
-  // The repository's files are read only where they really are inside it.
-  const read = (file: string): JsonConfig | undefined => {
-    const within = isWithin(locations.projectRoot, file) ? locations.projectRoot : undefined;
-    const result = readJsonConfig(file, { within });
-    if ('problem' in result) problems.push({ file, message: result.problem });
-    if (!('config' in result)) return undefined;
-    configs.push(result.config);
-    return result.config;
-  };
-  const context: ToolScanContext = { locations, scopes, read, problems };
+  const scan = startToolScan(locations, scopes);
   const entries: ConfigEntry[] = [];
   for (const adapter of AGENT_ADAPTERS) {
     if (!adapter.tools) continue;
-    entries.push(...(adapter.tools.entries?.(context) ?? serverOnlyEntries(adapter.tools, context)));
+    entries.push(...(adapter.tools.entries?.(scan) ?? serverOnlyEntries(adapter.tools, scan)));
   }
-  // What reading their entries found odd (keys written twice, entries left out).
-  for (const config of configs)
-    problems.push(...config.warnings.map((warning) => ({ file: config.file, ...warning })));
+  scan.reportWarnings();
   const seen = new Set<string>();
   const unique = entries.filter((entry) => {
     const key = `${entry.scope}\0${entry.name}`;
@@ -67,7 +53,7 @@ export function scanConfigs(options: ScanOptions): ConfigScan {
   });
   return {
     entries: unique,
-    problems,
+    problems: scan.problems,
     scopes,
     projectRoot: locations.projectRoot,
     userHome: locations.userHome,

@@ -5,12 +5,12 @@
  * is read here too, named as Claude Code names servers.
  */
 import * as path from 'node:path';
-import { isWithin } from '../../kernel/paths';
-import { type JsonConfig, readJsonConfig } from '../../kernel/jsonConfig';
+import type { JsonConfig } from '../../kernel/jsonConfig';
 import type { DeclaredServer, ToolConfig, ToolScanContext } from '../adapter';
 import { configLocations, projectSettingsFiles, userSettingsFile } from '../configLocations';
 import { type MarkdownOwner, agentEntries, commandEntries, skillEntries } from '../markdownTools';
 import { serverEntries } from '../mcpServerEntries';
+import { startToolScan } from '../toolScan';
 import { serverEntryName, serverToolPrefix } from '../toolNames';
 import type { ConfigEntry, ScanProblem } from '../toolTypes';
 import { installedPluginsFile, pluginEntries } from './plugins';
@@ -83,9 +83,17 @@ function markdownEntries(claudeFolder: string, owner: MarkdownOwner, problems: S
   ];
 }
 
-function entries(context: ToolScanContext): ConfigEntry[] {
+/** ~/.claude.json (when readable) and what Claude Code's settings switch off. */
+function claudeConfig(context: ToolScanContext): {
+  claudeJson: JsonConfig | undefined;
+  settings: AgentSettings;
+} {
   const claudeJson = context.read(context.locations.claudeJson);
-  const settings = readAgentSettings(context.locations, claudeJson, context.read);
+  return { claudeJson, settings: readAgentSettings(context.locations, claudeJson, context.read) };
+}
+
+function entries(context: ToolScanContext): ConfigEntry[] {
+  const { claudeJson, settings } = claudeConfig(context);
   return context.scopes.flatMap((scope) => {
     switch (scope) {
       case 'global':
@@ -100,8 +108,7 @@ function entries(context: ToolScanContext): ConfigEntry[] {
 
 /** Claude Code's own MCP servers, the user's and the project's, as declared servers. */
 function declaredServers(context: ToolScanContext): DeclaredServer[] {
-  const claudeJson = context.read(context.locations.claudeJson);
-  const settings = readAgentSettings(context.locations, claudeJson, context.read);
+  const { claudeJson, settings } = claudeConfig(context);
   return [
     ...globalEntries(context, claudeJson, settings),
     ...projectEntries(context, claudeJson, settings),
@@ -133,15 +140,10 @@ export const claudeTools: ToolConfig = {
     ];
   },
   servers(projectRoot, userHome) {
-    const locations = configLocations({ projectRoot, userHome });
-    const problems: ScanProblem[] = [];
-    const read = (file: string): JsonConfig | undefined => {
-      const result = readJsonConfig(file, { within: isWithin(projectRoot, file) ? projectRoot : undefined });
-      if ('problem' in result) problems.push({ file, message: result.problem });
-      return 'config' in result ? result.config : undefined;
-    };
-    const servers = declaredServers({ locations, scopes: ['global', 'project'], read, problems });
-    return { servers, problems };
+    const scan = startToolScan(configLocations({ projectRoot, userHome }), ['global', 'project']);
+    const servers = declaredServers(scan);
+    scan.reportWarnings();
+    return { servers, problems: scan.problems };
   },
   mcpToolName: (server, tool) => `${serverToolPrefix(serverEntryName(server))}${tool}`,
   entries,

@@ -47,7 +47,7 @@ export function writeImportedPrompt(store: Store, prompt: ImportedPrompt): boole
  */
 export class PromptRows {
   /** Offset of a claiming prompt in the chunk's `prompts` -> the imported row it claims. */
-  private claims = new Map<number, number>();
+  private readonly claims: Map<number, number>;
   private readonly rows: BatchInsert;
 
   constructor(

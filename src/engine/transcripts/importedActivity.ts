@@ -102,10 +102,10 @@ export class ImportedActivityWriter {
   }
 
   /** Observations of what this chunk added, in the order read, through the writer hook events go through. */
-  private writeMemory(memory: readonly MemoryCandidate[], recordedCalls: ReadonlySet<string>): void {
+  private writeMemory(memory: readonly MemoryCandidate[], recorded: ReadonlySet<string>): void {
     const kept = memory.filter((candidate) => {
       if (candidate.prompt) return candidate.prompt.added === true;
-      if (candidate.toolUseId) return !recordedCalls.has(candidate.toolUseId);
+      if (candidate.toolUseId) return !recorded.has(candidate.toolUseId);
       return !observedNear(
         this.store,
         { sessionId: candidate.sessionId, at: candidate.at, source: 'compaction' },

@@ -4,7 +4,6 @@
  * changed file again whole adds nothing twice.
  */
 import type { SessionItem } from '../agents/adapter';
-import type { AgentEvent } from '../agents/types';
 import type { AgentId } from '../../shared/agents';
 import { analyseAgentEvent } from '../memory/eventMemory';
 import type { Store } from '../storage/store';
@@ -30,7 +29,6 @@ export function writeSessionItems(
     session.first = Math.min(session.first, item.at);
     session.last = Math.max(session.last, item.at);
     const base = { agent, name: '', sessionId: item.sessionId, cwd: session.cwd };
-    const memory = (event: AgentEvent) => analyseAgentEvent(event);
     switch (item.type) {
       case 'session':
         session.cwd ??= item.cwd;
@@ -41,7 +39,11 @@ export function writeSessionItems(
         break;
       case 'tool': {
         const failed = item.call.outcome?.failed === true;
-        const remembered = memory({ ...base, kind: failed ? 'tool-failed' : 'tool-end', tool: item.call });
+        const remembered = analyseAgentEvent({
+          ...base,
+          kind: failed ? 'tool-failed' : 'tool-end',
+          tool: item.call,
+        });
         activity.toolCall(
           {
             useId: item.call.useId,
@@ -59,14 +61,14 @@ export function writeSessionItems(
       case 'prompt':
         activity.prompt(
           { key: `session:${item.key}`, sessionId: item.sessionId, text: item.text, at: item.at },
-          memory({ ...base, kind: 'prompt', prompt: item.text }),
+          analyseAgentEvent({ ...base, kind: 'prompt', prompt: item.text }),
         );
         break;
       case 'compact':
         activity.compaction(
           item.sessionId,
           item.at,
-          memory({ ...base, kind: 'compact', trigger: item.trigger }),
+          analyseAgentEvent({ ...base, kind: 'compact', trigger: item.trigger }),
         );
         break;
     }

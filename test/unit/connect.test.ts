@@ -4,7 +4,7 @@
  * recorder appended.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -207,6 +207,20 @@ describe('connect Claude Code', () => {
     assert.equal(state.status, 'unreadable');
     assert.ok(state.problem, 'the parse problem is given');
     assert.equal(state.connected, false);
+  });
+
+  test('hooks status on a settings file that is a FIFO says it is unreadable, without waiting on it', () => {
+    const file = path.join(ws.project, '.claude', 'settings.local.json');
+    fs.rmSync(file, { force: true });
+    execFileSync('mkfifo', [file]);
+    try {
+      const run = cli('hooks', 'status', '--scope', 'local');
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /^local\s+unreadable\s+.*settings\.local\.json: .+/);
+    } finally {
+      // The later tests read every file of the project: a FIFO left there would hold them.
+      fs.rmSync(file, { force: true });
+    }
   });
 });
 

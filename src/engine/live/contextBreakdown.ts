@@ -18,7 +18,8 @@ import type { DiskFacts } from './breakdownDisk';
 import { type FixedEntry, type Part, composeBreakdown, estimate } from './breakdownCompose';
 import { clip, describeResult, shownPath } from './breakdownLabels';
 import { type ContextCommandFigures, contextCommandFigures } from './contextCommandOutput';
-import { promptText, slashCommand } from '../agents/claudeCode/promptText';
+import { promptText } from '../agents/claudeCode/promptText';
+import { slashCommand } from '../agents/userPrompt';
 import type { ToolUse, TranscriptAttachment, TranscriptEntry } from '../agents/claudeCode/transcriptLine';
 import { contextTokens } from '../agents/claudeCode/transcriptLine';
 import { largestRemainder } from './tokenShares';
@@ -250,7 +251,8 @@ export class BreakdownTracker {
       );
     } else {
       const prompt = promptText(entry);
-      if (prompt !== undefined) this.turnStarted = true;
+      // A finished background task's notice is no prompt, but the model answers it in a turn of its own.
+      if (prompt !== undefined || text.trimStart().startsWith('<task-notification>')) this.turnStarted = true;
       // Not typed: a command's output, a note Claude Code added (their tags say nothing to a person).
       const label = prompt ?? command ?? (entry.firstText ?? text).replace(/<[^>]*>/g, ' ');
       this.pending.push(this.part(`prompt:${id}`, 'prompt', 'messages', label, entry.textChars, entry.at));

@@ -14,6 +14,7 @@ import {
   contextTokens,
   parseTranscriptLine,
 } from '../agents/claudeCode/transcriptLine';
+import { promptText } from '../agents/claudeCode/promptText';
 
 const DEFAULT_CONTEXT_WINDOW = 200_000;
 const LARGE_CONTEXT_WINDOW = 1_000_000;
@@ -253,15 +254,8 @@ export class ContextGauge {
     if (entry.usage && entry.type !== 'user') this.addUsage(entry);
     for (const use of entry.toolUses) this.items.use(use);
     for (const result of entry.toolResults) this.items.result(result, entry.at ?? Date.now());
-    if (
-      entry.type === 'user' &&
-      entry.toolResults.length === 0 &&
-      !entry.meta &&
-      !entry.compactSummary &&
-      entry.userText?.trim()
-    ) {
-      this.items.prompt(entry.userText);
-    }
+    const prompt = promptText(entry);
+    if (prompt !== undefined) this.items.prompt(prompt);
   }
 
   private addUsage(entry: TranscriptEntry): void {

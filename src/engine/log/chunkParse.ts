@@ -17,6 +17,7 @@ import {
 import { readCompleteLines } from './logChunks';
 import { normalisePayload } from '../agents/payloads';
 import type { AgentEvent } from '../agents/types';
+import { userPromptText } from '../agents/userPrompt';
 import type { AgentId } from '../../shared/agents';
 import { type MemoryItem, analyseAgentEvent, analyseMemoryEvent } from '../memory/eventMemory';
 import { isMemoryEvent } from '../memory/types';
@@ -237,8 +238,9 @@ function addEvent(
       break;
     }
     case 'prompt': {
-      if (agentEvent.prompt !== undefined)
-        parsed.prompts.push(event, sessionId, storedText(agentEvent.prompt), at);
+      // A typed `/mcp` or an interruption notice is no prompt: one rule for import, gauge and memory.
+      const prompt = agentEvent.prompt === undefined ? undefined : userPromptText(agentEvent.prompt);
+      if (prompt !== undefined) parsed.prompts.push(event, sessionId, storedText(prompt), at);
       break;
     }
   }

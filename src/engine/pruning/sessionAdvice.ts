@@ -1,4 +1,5 @@
 /** Advice for a live session: its gauge reading, its measured breakdown, and the MCP servers it carries. */
+import { userPromptText } from '../agents/userPrompt';
 import type { GaugeReading } from '../live';
 import { type AdviceState, excludedItems } from './adviceState';
 import type { ContextItem } from '../live/contextItems';
@@ -33,7 +34,8 @@ function contextStart(reading: GaugeReading, now: number): number {
 /** The latest prompt, then the newest ones the breakdown lists (by the start of their text). */
 function recentPrompts(reading: GaugeReading): string[] {
   const listed = reading.breakdown.items
-    .filter((item) => item.kind === 'prompt')
+    // The breakdown lists every user line that fills the context; only what the user typed is a prompt.
+    .filter((item) => item.kind === 'prompt' && userPromptText(item.label) !== undefined)
     .sort((a, b) => (b.at ?? 0) - (a.at ?? 0))
     .slice(0, TASK_PROMPTS)
     .map((item) => item.label);

@@ -39,6 +39,7 @@ export {
   type BudgetedText,
   fitToBudget,
   formatObservations,
+  keepAsDecisions,
   formatSearch,
   formatTimeline,
   isObservationType,

@@ -313,7 +313,7 @@ describe('imported transcripts feed the memory', () => {
     const context = assembleSessionContext(engine, { now: lastLine + 3_600_000 });
     assert.match(
       context.text,
-      /## Previous Session\nSession ended 2025-06-14 10:04 UTC .*\nAsked: \[user\] Hello Claude! .*\nChanged: \[tool\] "Created decorator_example\.py \(14 lines\)"/,
+      /## Previous Session\nSession ended 2025-06-14 10:04 UTC .*\nAsked: \[user\] Hello Claude! .*\n(.*\n)*Changed: \[tool\] "decorator_example\.py \(new\), deleted since"/,
     );
 
     // Resumed: new lines a minute old open it again; the session is live.

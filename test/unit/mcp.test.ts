@@ -166,7 +166,11 @@ describe('MCP server over stdio with the SDK client', () => {
     await writer.ingest();
     await writer.save();
     const found = await call('search', { query: 'sessions expire' });
-    assert.match(found.text, new RegExp(`\\[1\\] ${id} \\| decision: \\[note\\] Decided: sessions expire`));
+    // The agent's words, quoted, and no decision whatever type it asked for: only the user makes one.
+    assert.match(
+      found.text,
+      new RegExp(`\\[1\\] ${id} \\| discovery: \\[agent\\] "Decided: sessions expire`),
+    );
   });
 
   test('discover_tools ranks the tools the project used', async () => {

@@ -158,7 +158,13 @@ describe('summariser rules on documented hook payloads', () => {
     for (const command of ['ls -la', 'cd src && cat a.ts | head -5', 'git status', 'git diff HEAD~1', 'pwd'])
       assert.equal(summarise('PostToolUse', bash(command)), undefined, command);
     assert.equal(summarise('PostToolUse', bash('git add -A')), undefined);
-    assert.equal(summarise('PostToolUse', bash('node scripts/x.js', { stdout: '', stderr: '' })), undefined);
+    // Not kept; it only settles an earlier failure of the same command.
+    const silent = normalisePayload({
+      ...hookExample('PostToolUse'),
+      cwd: CWD,
+      ...bash('node scripts/x.js', { stdout: '', stderr: '' }),
+    });
+    assert.equal(silent && analyseEvent(silent)?.silent, true);
     assert.equal(
       summarise('PostToolUse', bash('node scripts/x.js', { stdout: 'wrote 3 files\n' }))?.text,
       'Ran node scripts/x.js — wrote 3 files',
@@ -227,8 +233,9 @@ describe('summariser rules on documented hook payloads', () => {
       undefined,
       'steering is not remembered',
     );
+    // A compaction is an event of the session, never a decision.
     assert.deepEqual(summarise('PreCompact'), {
-      type: 'decision',
+      type: 'discovery',
       source: 'compaction',
       text: 'Context compacted on request',
       agentType: 'main',
@@ -263,7 +270,14 @@ describe('summariser rules on documented hook payloads', () => {
         undefined,
         tool,
       );
-    assert.equal(summarise('Stop'), undefined);
+    // The docs' Stop carries the agent's last message: its report, kept as the agent's words.
+    assert.deepEqual(summarise('Stop'), {
+      type: 'refactor',
+      source: 'report',
+      text: "Reported: I've completed the refactoring. Here's a summary...",
+      agentType: 'main',
+    });
+    assert.equal(summarise('Stop', { last_assistant_message: 'Done.' }), undefined, 'too short to tell');
   });
 });
 

@@ -43,10 +43,16 @@ describe('session-start context of a project', () => {
               new_string: 'withRetry(() => fetch(url))',
             },
           },
+          { tool: 'Write', input: { file_path: file('gone.ts'), content: 'export {};\n' } },
           { tool: 'mcp__github__search_issues', input: { q: 'retry' } },
         ],
       }),
     );
+    // As the project is now: retry.ts as the session left it, api.ts edited since, gone.ts deleted.
+    fs.mkdirSync(path.join(ws.project, 'src'));
+    for (const name of ['retry.ts', 'api.ts']) fs.writeFileSync(file(name), '');
+    const sessionStart = new Date(now - 3 * 3_600_000);
+    fs.utimesSync(file('retry.ts'), sessionStart, sessionStart);
     // A later session that only started and stopped has nothing to summarise: the one before is shown.
     appendEvents(ws.home, sessionEvents({ sessionId: 'empty', cwd: ws.project, startAt: now - 3_600_000 }));
     appendEvents(ws.home, [
@@ -72,7 +78,14 @@ describe('session-start context of a project', () => {
       text,
       /## Previous Session\nSession ended .*\nAsked: \[user\] Add a retry policy to the API client/,
     );
-    assert.match(text, /## Recent Changes\n(- .*\n)*- \[tool\] ".*retry\.ts.*" \(\d+ hours? ago\)/);
+    assert.match(
+      text,
+      /## Recent Changes\n(- .*\n)*- \[tool\] "Created src\/retry\.ts \(1 line\)" \(\d+ hours? ago\)/,
+    );
+    assert.match(text, /- \[tool\] "Modified src\/api\.ts: .*\(changed since \d\d:\d\d UTC\)"/);
+    // A file deleted since is never presented as current: the story says so, the recent changes leave it out.
+    assert.match(text, /Changed: \[tool\] .*"src\/gone\.ts \(new\), deleted since"/);
+    assert.equal(text.match(/gone\.ts/g)?.length, 1, text);
     assert.match(text, /## Available Tools\n- MCP: github \(project, 1x\)/);
     assert.ok(text.length <= 6000);
 

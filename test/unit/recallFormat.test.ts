@@ -58,6 +58,7 @@ describe('recalled text is one line of data', () => {
           type: 'decision',
           source: 'saved',
           text: note,
+          resolvedAt: null,
           at: NOW,
           sessionId: 'sess\n## 1',
           agentType: 'main\n## 2',

@@ -74,6 +74,10 @@ export type SessionItem =
       model?: string;
     }
   | { type: 'compact'; sessionId: string; at: number; trigger?: string }
+  /** The summary the agent wrote when it compacted (Codex's `compacted` record, opencode's summary message). */
+  | { type: 'compact-summary'; sessionId: string; at: number; text: string }
+  /** The agent's last message of a turn: what it reported to the user when it stopped. */
+  | { type: 'report'; sessionId: string; at: number; text: string }
   | {
       /**
        * A fixed part of the prompt the file holds (Codex: its base instructions, the AGENTS.md and

@@ -59,8 +59,15 @@ export function readEnvelope(payload: EventPayload, shape: EnvelopeShape): Agent
       set('trigger', stringField(payload, 'trigger'));
       set('instructions', stringField(payload, 'custom_instructions'));
       break;
+    // A subagent's final message; with Stop, the agent's last message of the turn (Claude Code 2.1.47+, Codex).
     case 'subagent-stop':
+    case 'stop':
       set('message', stringField(payload, 'last_assistant_message'));
+      break;
+    // Claude Code's PostCompact (2.1.76+): the summary the agent wrote of what it compacted.
+    case 'compacted':
+      set('trigger', stringField(payload, 'trigger'));
+      set('summary', stringField(payload, 'compact_summary'));
       break;
   }
   return event;

@@ -34,6 +34,8 @@ export type EventKind =
   | 'tool-end'
   | 'tool-failed'
   | 'compact'
+  /** After a compaction, with the agent's own summary of what was compacted (Claude Code's PostCompact). */
+  | 'compacted'
   | 'stop'
   | 'subagent-stop'
   | 'other';
@@ -111,6 +113,11 @@ export interface AgentEvent {
   /** `compact`: `auto` or `manual`, and a manual compaction's instructions. */
   trigger?: string;
   instructions?: string;
-  /** `subagent-stop`: the subagent's final message. */
+  /**
+   * `subagent-stop`: the subagent's final message; `stop`: the agent's last message of the turn (its report
+   * to the user: Claude Code's and Codex's `last_assistant_message`, a transcript's last assistant text).
+   */
   message?: string;
+  /** `compacted`: the summary the agent wrote of the conversation it compacted (`compact_summary`). */
+  summary?: string;
 }

@@ -11,7 +11,16 @@ import type { ProjectStore } from '../storage/projectStore';
 import { rankingSteps } from '../registry/ranking';
 import { runAtOnce, runInSteps, type Steps } from '../kernel/steps';
 import { makePrivateDir } from '../kernel/privateFiles';
-import { recalled, USER_SOURCES_SQL } from '../memory/recall';
+import { quoteUntrusted, recalled, USER_SOURCES_SQL } from '../memory/recall';
+import {
+  type SessionStory,
+  emptyStory,
+  fileEntry,
+  storyIsEmpty,
+  storyRows,
+  tellStory,
+} from '../memory/sessionStory';
+import { Citations } from './citations';
 import type { ObservationSource } from '../memory/types';
 import { visibleLine } from '../../shared/visibleText';
 import type { Row } from '../storage/store';
@@ -27,10 +36,14 @@ const SECTIONS = {
   references: { window: 3 * DAY, limit: 3 },
   findings: { window: 7 * DAY, limit: 5 },
 } as const;
-/** The previous session's summary; Laminark capped its session summaries the same way. */
-const SUMMARY_MAX = 2000;
-/** One item of the summary, cut like a section's line: its 18 items fit SUMMARY_MAX whole, quotes closed. */
-const ITEM_MAX = 100;
+/** The previous session's story: its report and pending work in the agent's words need room. */
+const SUMMARY_MAX = 3000;
+/** One item of the story, cut like a section's line, quotes closed. */
+const ITEM_MAX = 160;
+/** A changed file's entry. */
+const FILE_MAX = 120;
+/** The agent's report, and its pending work. */
+const REPORT_MAX = 700;
 
 export interface SessionContextOptions {
   now: number;
@@ -74,8 +87,8 @@ function lines(
     }));
 }
 
-/** What the latest ended session did, in a few lines drawn from its observations. */
-function previousSummary(engine: ProjectStore): string | null {
+/** What the latest ended session did, told from its story (memory/sessionStory.ts). */
+function previousSummary(engine: ProjectStore, citations: Citations): string | null {
   // The latest ended session that left something to say: one that only started and stopped is skipped.
   // Sessions are walked by their end (an index); a session's observations are looked up within its time
   // span (observations_by_at): the memory has no index by session, which would cost every insert, and
@@ -88,33 +101,134 @@ function previousSummary(engine: ProjectStore): string | null {
      ORDER BY ended_at DESC LIMIT 1`,
   );
   if (!session) return null;
-  const of = (where: string, limit: number) =>
-    engine.store
-      .all(
-        `SELECT source, text FROM observations INDEXED BY observations_by_at WHERE at BETWEEN ? AND ? AND session_id = ? AND forgotten_at IS NULL
-           AND ${where} ORDER BY seq LIMIT ${limit}`,
-        [session.started_at, session.until, session.id],
-      )
-      // Each item marked and quoted as the sections' lines are; the whole summary's lines stay ours.
-      .map((row) =>
-        recalled(row.source as ObservationSource, String(row.text).replace(/^Asked:\s*/, ''), ITEM_MAX),
-      );
-  const parts = [
-    ['Asked', of(`source = 'prompt'`, 3)],
-    ['Changed', of(`source = 'change'`, 6)],
-    ['Decided', of(`type = 'decision' AND source IN ${USER_SOURCES_SQL}`, 3)],
-    ['Checked', of(`source = 'check'`, 3)],
-    ['Problems', of(`type = 'problem' AND source <> 'check'`, 3)],
-  ] as const;
-  const body = parts
-    .filter(([, items]) => items.length > 0)
-    .map(([label, items]) => `${label}: ${items.join('; ')}`)
-    .join('\n');
-  if (!body) return null;
+  const { digestStory, rows } = storyRows(engine.store, {
+    id: String(session.id),
+    from: Number(session.started_at),
+    until: Number(session.until),
+  });
+  const story = tellStory(digestStory ?? emptyStory(), rows);
+  if (storyIsEmpty(story)) return null;
   const when = new Date(Number(session.ended_at)).toISOString().slice(0, 16).replace('T', ' ');
   const model = session.model ? visibleLine(String(session.model)).slice(0, 80) : '';
-  const text = `Session ended ${when} UTC${model ? ` (${model})` : ''}.\n${body}`;
+  const text = `Session ended ${when} UTC${model ? ` (${model})` : ''}.\n${storyLines(story, citations).join('\n')}`;
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
+}
+
+const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
+
+/** The story's lines, each item marked and quoted as the sections' lines are; the labels are ours. */
+function storyLines(story: SessionStory, citations: Citations): string[] {
+  const quoted = (source: ObservationSource, items: string[], max: number) =>
+    items.length
+      ? `${recalled(source, items[0], max)}${items
+          .slice(1)
+          .map((item) => `; ${quoteUntrusted(source, item, max)}`)
+          .join('')}`
+      : '';
+  const files = story.files.flatMap((file) => {
+    const cited = citations.check(file.path, file.at);
+    if (cited.state === 'deleted') return [`${fileEntry(file)}, deleted since`];
+    if (cited.state === 'changed') return [`${fileEntry(file)}, changed since ${clock(cited.at)} UTC`];
+    return [fileEntry(file)];
+  });
+  const pendingLabel = story.pending
+    ? `Pending as of ${clock(story.pending.at)} UTC${story.report && story.report.at > story.pending.at ? ', before the final report' : ''}`
+    : '';
+  return [
+    [
+      'Asked',
+      quoted(
+        'prompt',
+        story.asks.map((ask) => ask.text),
+        ITEM_MAX,
+      ),
+    ],
+    [
+      'Reported',
+      story.report ? recalled('report', story.report.text.replace(/^Reported:\s*/, ''), REPORT_MAX) : '',
+    ],
+    [
+      pendingLabel,
+      story.pending
+        ? recalled(
+            'compact-summary',
+            story.pending.text.replace(/^Compaction summary[.:]\s*/, ''),
+            REPORT_MAX,
+          )
+        : '',
+    ],
+    ['Changed', quoted('change', files, FILE_MAX)],
+    [
+      'Checks',
+      quoted(
+        'check',
+        story.checks.map((check) => check.text),
+        ITEM_MAX,
+      ),
+    ],
+    [
+      'Still open',
+      quoted(
+        'error',
+        story.open.map((line) => line.text),
+        ITEM_MAX,
+      ),
+    ],
+  ]
+    .filter(([, items]) => items)
+    .map(([label, items]) => `${label}: ${items}`);
+}
+
+/**
+ * Recent changes, one line per file (its latest change, how many), checked against the project: a file
+ * deleted since is left out, one changed since says so.
+ */
+function changeLines(
+  engine: ProjectStore,
+  options: SessionContextOptions,
+  citations: Citations,
+): ContextLine[] {
+  const rows = engine.store.all(
+    `SELECT text, at, agent_type, file FROM observations INDEXED BY observations_by_at
+     WHERE forgotten_at IS NULL AND at >= ? AND source = 'change' ORDER BY at DESC LIMIT ?`,
+    [options.now - SECTIONS.changes.window, SECTIONS.changes.limit * 20],
+  );
+  const byFile = new Map<string, { latest: Row; count: number }>();
+  for (const row of rows) {
+    const file = row.file == null ? String(row.text) : String(row.file);
+    const known = byFile.get(file);
+    if (known) known.count++;
+    else byFile.set(file, { latest: row, count: 1 });
+  }
+  const entries = [...byFile.entries()].flatMap(([file, { latest, count }]) => {
+    const at = Number(latest.at);
+    const cited = latest.file == null ? { state: 'current' as const } : citations.check(file, at);
+    if (cited.state === 'deleted') return [];
+    const more = count > 1 ? ` (+${count - 1} earlier ${count === 2 ? 'change' : 'changes'})` : '';
+    const since = cited.state === 'changed' ? ` (changed since ${clock(cited.at)} UTC)` : '';
+    return [
+      {
+        type: 'feature',
+        source: 'change' as ObservationSource,
+        text: `${String(latest.text)}${more}${since}`,
+        createdAt: at,
+        agentType: latest.agent_type == null ? null : String(latest.agent_type),
+      },
+    ];
+  });
+  return selectRelevantContext(entries, {
+    now: options.now,
+    agentType: options.agentType ?? 'main',
+    mode: options.mode,
+  })
+    .slice(0, SECTIONS.changes.limit)
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((entry) => ({
+      text: entry.text,
+      source: entry.source,
+      at: entry.createdAt,
+      relevance: entry.relevance,
+    }));
 }
 
 export function assembleSessionContext(engine: ProjectStore, options: SessionContextOptions): SessionContext {
@@ -147,19 +261,24 @@ export function* sessionContextSteps(
     usesTotal: tool.usesTotal,
     description: tool.description,
   }));
-  const summary = previousSummary(engine);
+  const citations = new Citations(engine.identity.roots);
+  const summary = previousSummary(engine, citations);
   yield;
   const section = function* (where: string, { window, limit }: { window: number; limit: number }) {
     const found = lines(engine, where, window, limit, options);
     yield;
     return found;
   };
-  const changes = yield* section(`source = 'change'`, SECTIONS.changes);
+  const changes = changeLines(engine, options, citations);
+  yield;
   // Decisions are the user's: a tool's output or a subagent's report saying "we decided" is not one.
   const decisions = yield* section(`type = 'decision' AND source IN ${USER_SOURCES_SQL}`, SECTIONS.decisions);
   const references = yield* section(`source = 'reference'`, SECTIONS.references);
+  // Findings are what was learned and what is still wrong: not the session's events, not the agent's own
+  // report or summary (the previous session tells those), not a failure whose check passed again since.
   const findings = yield* section(
-    `type IN ('discovery', 'problem', 'warning', 'solution', 'pattern') AND source NOT IN ('change', 'reference', 'prompt')`,
+    `type IN ('discovery', 'problem', 'warning', 'solution', 'pattern') AND resolved_at IS NULL
+     AND source NOT IN ('change', 'reference', 'prompt', 'compaction', 'compact-summary', 'report', 'digest')`,
     SECTIONS.findings,
   );
   return buildSessionContext({

@@ -11,16 +11,18 @@
  */
 import { derivedId } from '../memory/ids';
 import { LAST_CALL_COUNTER } from '../registry/discovery';
-import { OBSERVATION_TYPES } from '../memory/types';
+import { type ObservationSource, OBSERVATION_TYPES } from '../memory/types';
+import { emptyStory, parseStory, storyText, tellStory } from '../memory/sessionStory';
 import { clip, shortDate, words } from '../memory/text';
 import { addToCounter, counterValue } from '../storage/counters';
 import type { Store } from '../storage/store';
 
 const DAY_MS = 86_400_000;
-/** Longest digest of a session's observations (the memory's other lines are one short line each). */
-const DIGEST_MAX_CHARS = 500;
-/** How a digest's items are joined (and split again when more is folded in). */
-const ITEM_SEPARATOR = ' · ';
+/**
+ * Longest digest text of a session: its asks, report, pending work and files, searchable by their words.
+ * The whole story is kept beside it (`story`) for the next session's context.
+ */
+const DIGEST_MAX_CHARS = 2000;
 export const COMPACTED_PROMPTS = 'prompts.compacted';
 
 export interface CompactionSlice {
@@ -141,16 +143,22 @@ interface ObservationRow {
   seq: number;
   session_id: string | null;
   type: string;
+  source: string;
   text: string;
   at: number;
   forgotten_at: number | null;
+  file: string | null;
+  open_key: string | null;
+  story: string | null;
   [column: string]: string | number | null;
 }
+
+const ROW_COLUMNS = 'seq, session_id, type, source, text, at, forgotten_at, file, open_key, story';
 
 /** Derived observations, oldest first, into their session's digest. */
 function compactObservations(store: Store, before: number, maxRows: number): CompactionSlice {
   const rows = store.all<ObservationRow>(
-    `SELECT seq, session_id, type, text, at, forgotten_at FROM observations INDEXED BY observations_foldable
+    `SELECT ${ROW_COLUMNS} FROM observations INDEXED BY observations_foldable
      WHERE at < ? AND source NOT IN ('saved', 'digest') ORDER BY at LIMIT ?`,
     [before, maxRows + 1],
   );
@@ -187,43 +195,49 @@ function foldIntoDigest(store: Store, key: string, rows: ObservationRow[]): void
   const kept = rows.filter((row) => row.forgotten_at === null);
   if (kept.length === 0) return;
   const id = derivedId(`digest\u0000${key}`);
-  const existing = store.get<ObservationRow>(
-    'SELECT seq, session_id, type, text, at, forgotten_at FROM observations WHERE id = ?',
-    [id],
-  );
+  const existing = store.get<ObservationRow>(`SELECT ${ROW_COLUMNS} FROM observations WHERE id = ?`, [id]);
   const first = Math.min(...kept.map((row) => row.at), existing?.at ?? Infinity);
-  const items = new Set(existing ? itemsOf(existing.text) : []);
-  for (const row of kept) items.add(row.text);
+  // The session's story goes on from what earlier folds kept of it (a digest of an older version: nothing).
+  const story = tellStory(
+    parseStory(existing?.story) ?? emptyStory(),
+    kept.map((row) => ({
+      source: row.source as ObservationSource,
+      type: row.type,
+      text: row.text,
+      at: row.at,
+      file: row.file,
+      openKey: row.open_key,
+    })),
+  );
   const type = [...kept.map((row) => row.type), existing?.type ?? 'question'].sort(
     (a, b) => typeRank(a) - typeRank(b),
   )[0];
   const label = kept[0].session_id === null ? 'Day' : 'Session';
-  const text = clip(`${label} of ${shortDate(first)}: ${[...items].join(ITEM_SEPARATOR)}`, DIGEST_MAX_CHARS);
+  const told = storyText(`${label} of ${shortDate(first)}`, story, DIGEST_MAX_CHARS);
+  // A digest an earlier version wrote has no story: its text is kept ahead of what is folded into it now.
+  const text =
+    existing && existing.story === null ? clip(`${existing.text} · ${told}`, DIGEST_MAX_CHARS) : told;
   const tokens = words(text).length;
+  const storyJson = JSON.stringify(story);
   if (existing) {
     store.run('DELETE FROM observations_fts WHERE docid = ?', [existing.seq]);
-    store.run('UPDATE observations SET type = ?, text = ?, tokens = ?, at = ? WHERE seq = ?', [
+    store.run('UPDATE observations SET type = ?, text = ?, tokens = ?, at = ?, story = ? WHERE seq = ?', [
       type,
       text,
       tokens,
       first,
+      storyJson,
       existing.seq,
     ]);
     store.run('INSERT INTO observations_fts (docid, text) VALUES (?, ?)', [existing.seq, text]);
     return;
   }
   store.run(
-    `INSERT INTO observations (id, event_id, session_id, agent_type, type, source, text, tokens, at)
-     VALUES (?, NULL, ?, NULL, ?, 'digest', ?, ?, ?)`,
-    [id, kept[0].session_id, type, text, tokens, first],
+    `INSERT INTO observations (id, event_id, session_id, agent_type, type, source, text, tokens, at, story)
+     VALUES (?, NULL, ?, NULL, ?, 'digest', ?, ?, ?, ?)`,
+    [id, kept[0].session_id, type, text, tokens, first, storyJson],
   );
   store.run('INSERT INTO observations_fts (docid, text) SELECT seq, text FROM observations WHERE id = ?', [
     id,
   ]);
-}
-
-/** The items of a digest's text (after its "Session of <date>: " label). */
-function itemsOf(text: string): string[] {
-  const body = text.slice(text.indexOf(': ') + 2).replace(/…$/, '');
-  return body.split(ITEM_SEPARATOR).filter(Boolean);
 }

@@ -4,7 +4,7 @@
  */
 import { type BudgetedText, type FooterInfo, fitToBudget } from './budget';
 import { shortId } from './ids';
-import { RECALL_FRAMING, quoteUntrusted, recalled } from './recall';
+import { RECALL_FRAMING, quoteUntrusted, recalled, resolvedNote } from './recall';
 import type { SearchResult } from './search';
 import { clip, oneLine, shortDate } from './text';
 import type { GetResult, TimelineResult } from './timeline';
@@ -29,7 +29,7 @@ export function formatSearch(result: SearchResult, query: string): BudgetedText 
     // The title already is the whole text when it is short; the snippet would only repeat it.
     const snippet = text.length > TITLE_CHARS ? quoteUntrusted(hit.source, hit.snippet, SNIPPET_CHARS) : '';
     const score = hit.score === null ? '-' : hit.score.toFixed(2);
-    return `[${i + 1}] ${shortId(hit.id)} | ${title} | ${score} | ${snippet} | ${shortDate(hit.at)}`;
+    return `[${i + 1}] ${shortId(hit.id)} | ${title}${resolvedNote(hit.resolvedAt)} | ${score} | ${snippet} | ${shortDate(hit.at)}`;
   });
   const header = query.trim()
     ? `Memory search for "${clip(oneLine(query).replace(/"/g, "'"), 80)}"${lines.length ? '' : ': no matches. Try fewer or other words, or a prefix*.'}`
@@ -53,7 +53,7 @@ export function formatSearch(result: SearchResult, query: string): BudgetedText 
 export function formatTimeline(result: TimelineResult): BudgetedText {
   const lines = result.entries.map(
     (entry) =>
-      `${entry.anchor ? '>>' : '  '} ${shortId(entry.id)} | ${shortDate(entry.at)} | ${entry.type} | ${recalled(entry.source, entry.text)}`,
+      `${entry.anchor ? '>>' : '  '} ${shortId(entry.id)} | ${shortDate(entry.at)} | ${entry.type} | ${recalled(entry.source, entry.text)}${resolvedNote(entry.resolvedAt)}`,
   );
   const header =
     `Timeline around ${result.anchorId ? `observation ${shortId(result.anchorId)}` : shortDate(result.anchorAt)}: ` +
@@ -71,7 +71,7 @@ export function formatObservations(result: GetResult): BudgetedText {
   const shown = result.observations.map((o) => {
     const session = o.sessionId ? oneLine(o.sessionId).slice(0, 8) : '-';
     const agent = o.agentType ? clip(oneLine(o.agentType), 40) : '-';
-    return `## ${shortId(o.id)} (${o.id}) | ${o.type} | ${shortDate(o.at)} | session ${session} | agent ${agent}\n${recalled(o.source, o.text)}`;
+    return `## ${shortId(o.id)} (${o.id}) | ${o.type} | ${shortDate(o.at)} | session ${session} | agent ${agent}\n${recalled(o.source, o.text)}${resolvedNote(o.resolvedAt)}`;
   });
   const lines = [...shown, ...result.missing.map((missing) => `## ${oneLine(missing.id)}: ${missing.error}`)];
   return fitToBudget(framed('', shown), lines, (info) =>

@@ -2,7 +2,7 @@
 export { TOKEN_BUDGET, type BudgetedText, estimateTokens, fitToBudget } from './budget';
 export { formatObservations, formatSearch, formatTimeline } from './format';
 export { resolveId, shortId } from './ids';
-export { saveToMemory, setForgotten } from './memoryEvents';
+export { keepAsDecisions, saveToMemory, setForgotten } from './memoryEvents';
 export { MAX_SAVED_TEXT } from './eventMemory';
 export { MemoryQueryError, parseTime } from './query';
 export {

@@ -61,6 +61,11 @@ export function saveToMemory(
   return { id, text, cut: text !== redacted };
 }
 
+/** Append the user's keeping of agents' notes as their own decisions (see eventMemory.ts). */
+export function keepAsDecisions(target: MemoryTarget, ids: readonly string[], origin: MemoryOrigin): void {
+  appendEvent(target, { hook_event_name: MEMORY_EVENTS.keep, ids, origin }, new Date());
+}
+
 /** Append a forget (hides the observations everywhere) or its undo; ids must be full, resolved ids. */
 export function setForgotten(
   target: MemoryTarget,

@@ -7,8 +7,10 @@
  */
 import { BatchInsert } from '../storage/batchInsert';
 import type { Store } from '../storage/store';
+import type { SqlValue } from 'sql.js';
 import type { MemoryItem } from './eventMemory';
 import { derivedId } from './ids';
+import { OpenChecks } from './resolution';
 import { type SessionState, resolveDraft } from './summarise';
 import { words } from './text';
 import { isObservationType } from './types';
@@ -49,14 +51,31 @@ export class ObservationWriter {
   private readonly sessionRows: BatchInsert;
   /** Observations from this seq on are not in the full-text index yet. */
   private unindexedFrom = 0;
+  /** The chunk's latest report and compaction summary of each session, replacing the stored ones at flush. */
+  private readonly latest = new Map<string, SqlValue[]>();
+  private readonly openChecks: OpenChecks;
 
   constructor(private readonly store: Store) {
     this.rows = new BatchInsert(
       store,
       'observations',
-      ['seq', 'id', 'event_id', 'session_id', 'agent_type', 'type', 'source', 'text', 'tokens', 'at'],
+      [
+        'seq',
+        'id',
+        'event_id',
+        'session_id',
+        'agent_type',
+        'type',
+        'source',
+        'text',
+        'tokens',
+        'at',
+        'file',
+        'open_key',
+      ],
       'INSERT OR IGNORE',
     );
+    this.openChecks = new OpenChecks(store, () => this.rows.flush());
     this.sessionRows = new BatchInsert(
       store,
       'memory_sessions',
@@ -85,18 +104,40 @@ export class ObservationWriter {
       this.setForgotten(item.ids, item.forgotten ? at : null);
       return;
     }
-    const draft = resolveDraft(item.draft, this.session(sessionId));
-    if (item.draft.intent || item.draft.check) this.changedSessions.add(sessionId ?? '');
+    if ('kept' in item) {
+      this.keep(item.kept);
+      return;
+    }
+    const template = item.draft;
+    const draft = resolveDraft(template, this.session(sessionId));
+    if (template.intent || template.check) this.changedSessions.add(sessionId ?? '');
     if (!this.started) this.start();
+    const outcome = template.outcome;
+    // A pass settles the failures of the same check before it; the failure it follows is not a duplicate.
+    if (outcome && !outcome.failed) this.openChecks.pass(outcome.identity, at);
+    if (template.silent) return;
     const tokens = words(draft.text);
     const wordSet = new Set(tokens);
-    if (!item.id && this.recent.some((earlier) => nearDuplicate(wordSet, earlier))) return;
+    const reopens = outcome?.failed === true && !this.openChecks.isOpen(outcome.identity);
+    if (
+      !item.id &&
+      !template.latestOfSession &&
+      !reopens &&
+      this.recent.some((earlier) => nearDuplicate(wordSet, earlier))
+    )
+      return;
     this.recent.push(wordSet);
     if (this.recent.length > RECENT_WINDOW) this.recent.shift();
-    const seq = this.nextSeq++;
-    this.rows.add([
-      seq,
-      item.id ?? derivedId(`${sessionId ?? ''}\u0000${at}\u0000${draft.text}`),
+    const openKey = outcome?.failed ? this.openChecks.open(outcome.identity) : null;
+    const row = [
+      0,
+      // A session's latest report (or summary) has one id, so the next one replaces it.
+      item.id ??
+        derivedId(
+          template.latestOfSession
+            ? `latest\u0000${sessionId ?? ''}\u0000${draft.source}`
+            : `${sessionId ?? ''}\u0000${at}\u0000${draft.text}`,
+        ),
       eventId,
       sessionId,
       draft.agentType,
@@ -105,7 +146,41 @@ export class ObservationWriter {
       draft.text,
       tokens.length,
       at,
-    ]);
+      template.file ?? null,
+      openKey,
+    ];
+    if (template.latestOfSession) {
+      this.latest.set(String(row[1]), row);
+      return;
+    }
+    row[0] = this.nextSeq++;
+    this.rows.add(row);
+  }
+
+  /** The user keeps agents' notes as their own decisions: from then on they are the user's notes. */
+  private keep(ids: readonly string[]): void {
+    this.flush();
+    this.store.run(
+      `UPDATE observations SET source = 'saved', type = 'decision'
+       WHERE source = 'agent-note' AND id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
+    );
+  }
+
+  /** A session's latest report or compaction summary replaces the one stored before (its index entry too). */
+  private writeLatest(): void {
+    if (this.latest.size === 0) return;
+    for (const [id, row] of this.latest) {
+      const earlier = this.store.get('SELECT seq FROM observations WHERE id = ?', [id]);
+      if (earlier) {
+        // The index finds what to remove by reading the row: before the row goes.
+        this.store.run('DELETE FROM observations_fts WHERE docid = ?', [earlier.seq]);
+        this.store.run('DELETE FROM observations WHERE seq = ?', [earlier.seq]);
+      }
+      row[0] = this.nextSeq++;
+      this.rows.add(row);
+    }
+    this.latest.clear();
   }
 
   /**
@@ -157,6 +232,7 @@ export class ObservationWriter {
     this.changedSessions.clear();
     this.sessionRows.flush();
     if (!this.started) return;
+    this.writeLatest();
     this.rows.flush();
     if (this.nextSeq === this.unindexedFrom) return;
     // One statement indexes the chunk's rows from the table: the texts cross into wasm once, not twice.

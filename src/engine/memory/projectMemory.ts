@@ -1,6 +1,7 @@
 /** One project's memory as its readers (the VS Code host, the CLI, the MCP server) see it, over whatever database the project has open. */
 import type { Store } from '../storage/store';
 import { type IdResolution, type ResolveOptions, resolveId } from './ids';
+import { observationColumns, toObservation } from './query';
 import { type SearchOptions, type SearchResult, searchObservations } from './search';
 import { memoryCounts, observationState } from './stats';
 import {
@@ -41,6 +42,17 @@ export class ProjectMemory {
   /** The observation of a full id, unless it is forgotten or not recorded. */
   observation(id: string): Observation | undefined {
     return getObservations(this.store(), [id]).observations[0];
+  }
+
+  /** The notes agents saved through the MCP server that the user has not kept as decisions, newest first. */
+  agentNotes(limit = 50): Observation[] {
+    return this.store()
+      .all(
+        `SELECT ${observationColumns()} FROM observations
+         WHERE source = 'agent-note' AND forgotten_at IS NULL ORDER BY at DESC LIMIT ?`,
+        [limit],
+      )
+      .map(toObservation);
   }
 
   /** An observation's text and whether it is forgotten. */

@@ -7,6 +7,8 @@
  */
 import * as path from 'node:path';
 import type { AgentEvent, ToolCall, ToolInput, ToolOutcome } from '../agents/types';
+import { userPromptText } from '../agents/userPrompt';
+import { type CheckIdentity, commandIdentity, fileIdentity } from './checkIdentity';
 import { cleanPiece, oneLine } from './text';
 import type { ObservationSource, ObservationType } from './types';
 
@@ -36,6 +38,14 @@ export interface DraftTemplate extends ObservationDraft {
   typedByIntent?: true;
   /** A test or build run; a passing one right after a failing one is a solution, worded "passed again". */
   check?: { label: string; bad: boolean; rest: string };
+  /** A run of a check or a call on a file: a failure stays open until the same check passes (resolution.ts). */
+  outcome?: { identity: CheckIdentity; failed: boolean };
+  /** The file a change names, as shown (within the project where it is), checked before it is recalled. */
+  file?: string;
+  /** Only the session's latest of this source is kept (the agent's report, its compaction summary). */
+  latestOfSession?: true;
+  /** Not kept: it only settles earlier failures (`outcome`). */
+  silent?: true;
 }
 
 /**
@@ -74,9 +84,44 @@ export function classifyText(text: string, fallback: ObservationType): Observati
  * The type of text someone else wrote (a subagent's report): any but a decision, so "We decided..." in what
  * an agent read or wrote never becomes one of the user's decisions.
  */
-function classifyReport(text: string, fallback: ObservationType): ObservationType {
+export function classifyReport(text: string, fallback: ObservationType): ObservationType {
   for (const [type, pattern] of KEYWORD_TYPES) if (type !== 'decision' && pattern.test(text)) return type;
   return fallback;
+}
+
+/** The agent's report keeps this much: enough for "what was done, what is left" in its own words. */
+const REPORT_MAX = 1200;
+/** Each part kept of a compaction summary. */
+const SUMMARY_PART_MAX = 600;
+
+/**
+ * The parts of a compaction summary that tell a next session where the work stands. Claude Code's summary
+ * is numbered sections ("7. Pending Tasks:", "8. Current Work:", "9. Optional Next Step:"); a summary
+ * without them (Codex's, opencode's) is kept from its start.
+ */
+const SUMMARY_PARTS: ReadonlyArray<[string, RegExp]> = [
+  ['Pending', /pending tasks?/i],
+  ['Current work', /current work/i],
+  ['Next', /(?:optional )?next steps?/i],
+];
+const SUMMARY_HEADING =
+  /^\s*(?:#+\s*)?(?:\d+\.\s*)?(?:\*\*)?([A-Z][A-Za-z ]{2,40}?)(?:\*\*)?:(?:\*\*)?\s*(.*)$/;
+
+function summaryLine(summary: string): string {
+  const sections: Array<{ title: string; body: string[] }> = [];
+  for (const line of summary.slice(0, 256 * 1024).split('\n')) {
+    const heading = SUMMARY_HEADING.exec(line);
+    if (heading) sections.push({ title: heading[1], body: heading[2] ? [heading[2]] : [] });
+    else sections.at(-1)?.body.push(line);
+  }
+  const parts = SUMMARY_PARTS.flatMap(([label, title]) => {
+    const section = sections.find((candidate) => title.test(candidate.title));
+    const body = section && cleanPiece(section.body.join(' '), SUMMARY_PART_MAX);
+    return body ? [`${label}: ${body}`] : [];
+  });
+  if (parts.length > 0) return `Compaction summary. ${parts.join(' | ')}`;
+  const whole = cleanPiece(summary, SUMMARY_PART_MAX * 2);
+  return whole ? `Compaction summary: ${whole}` : '';
 }
 
 /**
@@ -145,7 +190,8 @@ export function analyseEvent(event: AgentEvent): DraftTemplate | undefined {
     case 'tool-failed':
       return event.tool && toolObservation(event.tool, event.kind === 'tool-failed', event.cwd, agentType);
     case 'prompt': {
-      const prompt = event.prompt ?? '';
+      // System text (task notifications, command output, interruptions) is not something the user asked.
+      const prompt = userPromptText(event.prompt ?? '') ?? '';
       // "yes", "go on", "/clear": steering, not something to remember.
       if (oneLine(prompt).split(' ').length < 3) return undefined;
       const line = cleanPiece(prompt, 300);
@@ -153,14 +199,29 @@ export function analyseEvent(event: AgentEvent): DraftTemplate | undefined {
       return { ...draft(type, 'prompt', `Asked: ${line}`), intent: type };
     }
     case 'compact': {
+      // An event of the session: never a decision, whatever the focus instructions say.
       const instructions = cleanPiece(event.instructions ?? '', 300);
       return event.trigger === 'auto'
         ? draft('warning', 'compaction', 'Context filled up and was compacted automatically')
         : draft(
-            'decision',
+            'discovery',
             'compaction',
             `Context compacted on request${instructions ? `: ${instructions}` : ''}`,
           );
+    }
+    case 'compacted': {
+      const summary = summaryLine(event.summary ?? '');
+      return summary
+        ? { ...draft('discovery', 'compact-summary', summary), latestOfSession: true }
+        : undefined;
+    }
+    case 'stop': {
+      const message = cleanPiece(event.message ?? '', REPORT_MAX);
+      if (oneLine(message).split(' ').length < 3) return undefined;
+      return {
+        ...draft(classifyReport(message, 'discovery'), 'report', `Reported: ${message}`),
+        latestOfSession: true,
+      };
     }
     case 'subagent-stop': {
       const message = cleanPiece(event.message ?? '', 400);
@@ -194,6 +255,9 @@ function toolObservation(
       source: 'error',
       text: `${call.name} failed${where}: ${detailLine(outcome.error ?? '', 'error')}`,
       agentType,
+      ...(input.path
+        ? { outcome: { identity: fileIdentity(displayPath(input.path, cwd)), failed: true } }
+        : {}),
     };
   }
   switch (call.kind) {
@@ -231,14 +295,18 @@ function changeObservation(
   const { input } = call;
   const file = input.path;
   if (!file) return undefined;
-  const shown = cleanPiece(displayPath(file, cwd), 200);
+  const relative = displayPath(file, cwd);
+  const shown = cleanPiece(relative, 200);
   const sensitive = SENSITIVE_PATH.test(file);
+  // A change of the file fixes a failed call on it (an edit whose old text was not found).
+  const cites = { file: relative, outcome: { identity: fileIdentity(relative), failed: false } };
   const edit = (line: string): DraftTemplate => ({
     type: 'feature',
     source: 'change',
     text: line,
     agentType,
     typedByIntent: true,
+    ...cites,
   });
   const lines = (content: string | undefined) => {
     if (content === undefined) return '';
@@ -251,6 +319,7 @@ function changeObservation(
     source: 'change',
     text: `Created ${shown}${lines(content)}`,
     agentType,
+    ...cites,
   });
   if (call.kind === 'write') {
     return outcome.created === false
@@ -355,17 +424,20 @@ function commandObservation(
   const output = (failed ? outcome.error : outcome.output) ?? '';
   const shown = cleanPiece(command, 120);
   const dash = (detail: string) => (detail ? ` — ${detail}` : '');
-  const make = (type: ObservationType, line: string): ObservationDraft => ({
-    type,
-    source: 'command',
-    text: line,
-    agentType,
-  });
   // A runner that exits 0 but reports failures still failed.
   const bad =
     failed ||
     (exitCode !== undefined && exitCode !== 0) ||
     /\b[1-9]\d* (failed|failing|failures?)\b|\bFAIL\b/.test(output);
+  const identity = commandIdentity(command, kind === 'test');
+  const outcomeOf = identity && { outcome: { identity, failed: bad } };
+  const make = (type: ObservationType, line: string): DraftTemplate => ({
+    type,
+    source: 'command',
+    text: line,
+    agentType,
+    ...outcomeOf,
+  });
   switch (kind) {
     case 'test':
     case 'build': {
@@ -377,6 +449,7 @@ function commandObservation(
         text: `${label} ${bad ? 'failed' : 'passed'}: ${rest}`,
         agentType,
         check: { label, bad, rest },
+        ...outcomeOf,
       };
     }
     case 'lint':
@@ -400,8 +473,10 @@ function commandObservation(
     case 'other': {
       if (bad) return make('problem', `Command failed: ${shown}${dash(detailLine(output, 'error'))}`);
       const first = detailLine(output, 'first');
-      // A command that printed nothing and is not a check tells nothing worth keeping.
-      return first ? make('discovery', `Ran ${shown} — ${first}`) : undefined;
+      // A command that printed nothing and is not a check tells nothing worth keeping, but it still fixes
+      // an earlier failure of the same command.
+      if (first) return make('discovery', `Ran ${shown} — ${first}`);
+      return outcomeOf && { ...make('success', `Ran ${shown}`), silent: true };
     }
   }
 }

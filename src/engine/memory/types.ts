@@ -16,12 +16,20 @@ export type ObservationSource =
   | 'check'
   | 'error'
   | 'prompt'
+  /** A compaction of the context: an event of the session, never a decision or a finding. */
   | 'compaction'
+  /** The summary the agent wrote when it compacted: what it was working on and what was left to do. */
+  | 'compact-summary'
+  /** The agent's last message of a turn: its own report of what it did. */
+  | 'report'
   | 'subagent'
   | 'reference'
   /** A session's older observations folded into one line (history/compaction.ts). */
   | 'digest'
-  | 'saved';
+  /** A note the user saved (the palette, the dashboard, the CLI), or an agent's note the user kept. */
+  | 'saved'
+  /** A note the agent saved through the MCP server: the agent's words until the user keeps it. */
+  | 'agent-note';
 
 export interface Observation {
   /** Full id (16 characters); people and agents use its first 8 or any unique prefix. */
@@ -36,6 +44,8 @@ export interface Observation {
   agentType: string | null;
   /** The `events` row it was derived from. */
   eventId: number | null;
+  /** A failure whose check passed again later (memory/resolution.ts): epoch ms of the pass, else null. */
+  resolvedAt: number | null;
 }
 
 /** Hook event names of the memory's own writes, appended to the event log by the CLI, MCP server and host. */
@@ -43,6 +53,8 @@ export const MEMORY_EVENTS = {
   save: 'ContextDeck.MemorySave',
   forget: 'ContextDeck.MemoryForget',
   restore: 'ContextDeck.MemoryRestore',
+  /** The user keeps an agent's note as their own decision. */
+  keep: 'ContextDeck.MemoryKeep',
 } as const;
 
 /** One of the memory's own events rather than an agent's. */

@@ -249,6 +249,18 @@ export const MIGRATIONS: readonly string[] = [
   WHERE origin = 'config' AND type = 'mcp_server' AND substr(name, 1, 5) = 'mcp__'
     AND replace(source, '\\', '/') LIKE '%/.vscode/mcp.json';
   `,
+  // A memory that tells the truth: the file a change names (checked before it is recalled), a failure's
+  // check until it passes again (open_key; resolved_at when it did), and a folded session's story (asks,
+  // report, pending work, files, open problems) kept whole in its digest. A compaction is an event of the
+  // session, never a decision.
+  `
+  ALTER TABLE observations ADD COLUMN file TEXT;
+  ALTER TABLE observations ADD COLUMN open_key TEXT;
+  ALTER TABLE observations ADD COLUMN resolved_at INTEGER;
+  ALTER TABLE observations ADD COLUMN story TEXT;
+  CREATE INDEX observations_open ON observations(open_key) WHERE open_key IS NOT NULL;
+  UPDATE observations SET type = 'discovery' WHERE source = 'compaction' AND type = 'decision';
+  `,
 ];
 
 class SchemaTooNewError extends Error {

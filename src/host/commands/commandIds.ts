@@ -20,6 +20,7 @@ export const COMMAND_IDS = [
   'contextDeck.openObservation',
   'contextDeck.forgetObservation',
   'contextDeck.copyObservation',
+  'contextDeck.keepAgentNote',
   'contextDeck.addMemoryServer',
   'contextDeck.removeMemoryServer',
 ] as const;

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   isWithin,
+  keepAsDecisions,
   type Observation,
   type ObservationType,
   saveToMemory,
@@ -47,6 +48,7 @@ export class MemoryCommands {
     | 'contextDeck.openObservation'
     | 'contextDeck.forgetObservation'
     | 'contextDeck.copyObservation'
+    | 'contextDeck.keepAgentNote'
   > {
     return {
       'contextDeck.searchMemory': (projectId, query) =>
@@ -56,6 +58,7 @@ export class MemoryCommands {
       'contextDeck.openObservation': (arg) => this.openCommand(arg),
       'contextDeck.forgetObservation': (arg) => this.forgetCommand(arg),
       'contextDeck.copyObservation': (arg) => this.copyCommand(arg),
+      'contextDeck.keepAgentNote': (projectId) => this.keepAgentNote(asString(projectId)),
     };
   }
 
@@ -147,6 +150,47 @@ export class MemoryCommands {
         vscode.window.setStatusBarMessage(`Context Deck: observation ${shortId(resolved.id)} is back`, 3000);
       });
     return true;
+  }
+
+  /**
+   * An agent's note becomes the user's decision only here: the user picks it, reads it whole, and keeps it.
+   * Until then the next session is told it as the agent's words, quoted, and never as a decision.
+   */
+  async keepAgentNote(projectId?: string): Promise<void> {
+    const live = await this.projectFor(projectId, 'Keep an agent’s note of');
+    if (!live) return;
+    const notes = live.engine.memory.agentNotes();
+    if (notes.length === 0) {
+      void vscode.window.showInformationMessage(
+        'Context Deck: no notes from agents to review. Notes an agent saves with the memory server’s save_observation tool appear here.',
+      );
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      notes.map((note) => ({ ...observationRow(note, Date.now()), note })),
+      {
+        title: 'Keep an agent’s note as your decision',
+        placeHolder: 'Notes agents saved, newest first',
+        matchOnDetail: true,
+      },
+    );
+    if (!picked) return;
+    const keep = 'Keep as My Decision';
+    const choice = await vscode.window.showWarningMessage(
+      'Keep this note, written by an agent, as your own decision? Every later session will be told it as a decision.',
+      { modal: true, detail: picked.note.text },
+      keep,
+    );
+    if (choice !== keep) return;
+    const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
+    const id = picked.note.id;
+    await live.applyChange(
+      () => keepAsDecisions(target, [id], 'vscode'),
+      () => live.engine.memory.observation(id)?.source === 'saved',
+    );
+    this.documents.refresh([id]);
+    this.projects.refresh();
+    vscode.window.setStatusBarMessage(`Context Deck: ${shortId(id)} is now one of your decisions`, 3000);
   }
 
   /** Append a memory event, wait until the observation it is about is in memory (or not), then show it. */

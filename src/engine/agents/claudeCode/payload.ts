@@ -18,6 +18,7 @@ const EVENT_KINDS: Readonly<Record<string, EventKind>> = {
   PostToolUse: 'tool-end',
   PostToolUseFailure: 'tool-failed',
   PreCompact: 'compact',
+  PostCompact: 'compacted',
   Stop: 'stop',
   SubagentStop: 'subagent-stop',
 };

@@ -53,7 +53,8 @@ const NOT_TYPED = /^(<local-command|<bash-|Caveat: The messages below|\[Request 
 /**
  * The hook events Claude Code would have sent for a transcript's activity, each stamped with the time of
  * the line that shows it: a prompt's UserPromptSubmit, a tool result's PostToolUse(Failure) (a subagent's
- * also its SubagentStop), a compaction's PreCompact, and a SessionEnd at each session's last line.
+ * also its SubagentStop), a compaction's PreCompact (its summary's PostCompact), an assistant's text a Stop, and a
+ * SessionEnd at each session's last line.
  */
 function hookEventsOf(file: string): Payload[] {
   const events: Payload[] = [];
@@ -105,6 +106,11 @@ function hookEventsOf(file: string): Payload[] {
       !blocks.some((b) => b?.type === 'tool_result') &&
       typed !== undefined &&
       !NOT_TYPED.test(typed);
+    // The agent's own words: its compaction summary (PostCompact) and what it said last (Stop).
+    if (line.type === 'user' && line.isCompactSummary === true && typed !== undefined)
+      events.push(hookEvent('PostCompact', { ...base, trigger: 'auto', compact_summary: typed }));
+    if (line.type === 'assistant' && !line.isSidechain && message?.model !== '<synthetic>' && typed?.trim())
+      events.push(hookEvent('Stop', { ...base, last_assistant_message: typed }));
     if (isPrompt) {
       const command = /<command-name>\/?(.*?)<\/command-name>.*?<command-args>(.*?)<\/command-args>/s.exec(
         typed,
@@ -132,7 +138,8 @@ function restamp(event: Payload, ms: number): Payload {
 /** What a memory holds, as a user or the agent sees it. */
 function memoryOf(engine: ProjectEngine) {
   return engine.store.all(
-    'SELECT id, session_id, agent_type, type, source, text, at FROM observations ORDER BY seq',
+    // By time: a session's latest report and summary are written when a chunk ends, wherever chunks split.
+    'SELECT id, session_id, agent_type, type, source, text, at FROM observations ORDER BY at, id',
   );
 }
 
@@ -186,18 +193,22 @@ describe('imported transcripts feed the memory', () => {
     assert.deepEqual(
       memory.map((row) => [row.session_id, row.type, row.source]),
       [
-        ['s1', 'warning', 'compaction'],
-        ['edge_cases', 'question', 'prompt'],
-        ['edge_cases', 'question', 'prompt'],
-        ['edge_cases', 'problem', 'error'],
-        ['edge_cases', 'feature', 'prompt'],
-        ['edge_cases', 'feature', 'prompt'],
         ['test_session', 'question', 'prompt'],
         ['test_session', 'feature', 'prompt'],
         ['test_session', 'feature', 'change'],
         ['test_session', 'question', 'prompt'],
         ['test_session', 'discovery', 'command'],
+        // The agent's last words of the session, its report; then the prompt after it, typed at its time.
+        ['test_session', 'pattern', 'report'],
         ['test_session', 'feature', 'prompt'],
+        ['edge_cases', 'question', 'prompt'],
+        ['edge_cases', 'question', 'prompt'],
+        ['edge_cases', 'problem', 'error'],
+        ['edge_cases', 'feature', 'prompt'],
+        ['edge_cases', 'discovery', 'report'],
+        ['edge_cases', 'feature', 'prompt'],
+        ['s1', 'warning', 'compaction'],
+        ['s1', 'discovery', 'compact-summary'],
       ],
     );
     assert.ok(memory.every((row) => row.agent_type === 'main'));
@@ -220,9 +231,11 @@ describe('imported transcripts feed the memory', () => {
     assert.deepEqual(found('FailingTool'), [
       'FailingTool failed: Error: Tool execution failed with error: Command not found',
     ]);
-    assert.deepEqual(found('decorators'), [
-      'Asked: Hello Claude! Can you help me understand how Python decorators work?',
-    ]);
+    // The agent's final report is searchable too, as the agent's words.
+    assert.deepEqual(
+      found('decorators').map((text) => text.slice(0, 40)),
+      ['Reported: Perfect! As you can see, the `', 'Asked: Hello Claude! Can you help me und'],
+    );
   });
 
   test('importing again adds nothing; a rebuild gives the same memory and session ends', async () => {

@@ -34,9 +34,17 @@ function programName(word: string): string {
   return word.replace(/^.*[\\/]/, '').replace(/\.(?:exe|cmd|bat)$/i, '');
 }
 
-/** The identity of a command line: its first working command's program and subcommand, and its targets. */
-export function commandIdentity(command: string, withTargets: boolean): CheckIdentity | undefined {
-  const first = simpleCommands(command)[0];
+/**
+ * The identity of a command line: the program and subcommand of the command that does the work (`isWork`,
+ * say the `git commit` of `git add -A && git commit`, else the first), and its targets.
+ */
+export function commandIdentity(
+  command: string,
+  withTargets: boolean,
+  isWork: (simpleCommand: string) => boolean = () => true,
+): CheckIdentity | undefined {
+  const commands = simpleCommands(command);
+  const first = commands.find(isWork) ?? commands[0];
   if (!first) return undefined;
   const wordList = first.split(/\s+/).filter(Boolean);
   while (wordList.length > 1 && RUNNERS.has(programName(wordList[0]))) wordList.shift();

@@ -171,7 +171,9 @@ export class ObservationWriter {
   private writeLatest(): void {
     if (this.latest.size === 0) return;
     for (const [id, row] of this.latest) {
-      const earlier = this.store.get('SELECT seq FROM observations WHERE id = ?', [id]);
+      const earlier = this.store.get('SELECT seq, text, at FROM observations WHERE id = ?', [id]);
+      // Told again (a re-import, a rebuild, the hooks and the transcript of one turn): the first stays.
+      if (earlier && earlier.text === row[7]) continue;
       if (earlier) {
         // The index finds what to remove by reading the row: before the row goes.
         this.store.run('DELETE FROM observations_fts WHERE docid = ?', [earlier.seq]);

@@ -351,6 +351,14 @@ const BUILD_COMMAND =
 const INSTALL_COMMAND =
   /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|ci|add)|pip3?\s+install|poetry\s+add|uv\s+(?:add|pip\s+install)|cargo\s+add|go\s+get|gem\s+install|bundle\s+install|(?:apt-get|apt|brew|dnf|yum)\s+install)(?=\s|$)/;
 const GIT_KEPT = /^git\s+(?:-C\s+\S+\s+)?(commit|push|merge|rebase|revert|cherry-pick|tag)\b/;
+/** What makes a command line of each kind (the part of `git add -A && git commit` that is its check). */
+const KIND_COMMANDS: Readonly<Record<Exclude<CommandKind, 'other'>, RegExp>> = {
+  test: TEST_COMMAND,
+  lint: LINT_COMMAND,
+  build: BUILD_COMMAND,
+  install: INSTALL_COMMAND,
+  git: GIT_KEPT,
+};
 /** Commands that only look around; a command line made only of these is navigation, not work. */
 const READ_ONLY = new Set(
   'ls ll la cd pushd popd pwd cat bat head tail less more echo printf which whereis type whoami id find fd grep egrep rg ag wc file stat tree du df env printenv date uname hostname sleep true false clear history sort uniq cut tr jq yq realpath dirname basename readlink diff cmp man nl column xargs test ['.split(
@@ -429,7 +437,9 @@ function commandObservation(
     failed ||
     (exitCode !== undefined && exitCode !== 0) ||
     /\b[1-9]\d* (failed|failing|failures?)\b|\bFAIL\b/.test(output);
-  const identity = commandIdentity(command, kind === 'test');
+  const identity = commandIdentity(command, kind === 'test', (part) =>
+    kind === 'other' ? !isNavigation(part) : KIND_COMMANDS[kind].test(part),
+  );
   const outcomeOf = identity && { outcome: { identity, failed: bad } };
   const make = (type: ObservationType, line: string): DraftTemplate => ({
     type,

@@ -66,7 +66,8 @@ export class ImportedActivityWriter {
     if (memory) this.memory.push({ item: memory, sessionId: prompt.sessionId, at: prompt.at, prompt: row });
   }
 
-  compaction(sessionId: string, at: number, memory: MemoryItem | undefined): void {
+  /** What the memory keeps of a line that adds no activity row (a compaction, the agent's own words). */
+  remember(sessionId: string, at: number, memory: MemoryItem | undefined): void {
     if (memory) this.memory.push({ item: memory, sessionId, at });
   }
 

@@ -65,10 +65,24 @@ export function writeSessionItems(
         );
         break;
       case 'compact':
-        activity.compaction(
+        activity.remember(
           item.sessionId,
           item.at,
           analyseAgentEvent({ ...base, kind: 'compact', trigger: item.trigger }),
+        );
+        break;
+      case 'compact-summary':
+        activity.remember(
+          item.sessionId,
+          item.at,
+          analyseAgentEvent({ ...base, kind: 'compacted', summary: item.text }),
+        );
+        break;
+      case 'report':
+        activity.remember(
+          item.sessionId,
+          item.at,
+          analyseAgentEvent({ ...base, kind: 'stop', message: item.text }),
         );
         break;
     }

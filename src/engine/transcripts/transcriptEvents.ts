@@ -57,6 +57,19 @@ export function promptMemory(prompt: string, base: EventBase): MemoryItem | unde
   return analyseForMemory({ ...base, prompt }, 'UserPromptSubmit');
 }
 
+/** The summary Claude Code writes as a user line after a compaction, as its PostCompact hook reports it. */
+export function compactSummaryMemory(summary: string, base: EventBase): MemoryItem | undefined {
+  return analyseForMemory({ ...base, compact_summary: summary }, 'PostCompact');
+}
+
+/**
+ * What the agent said to the user, as a Stop would report it: the memory keeps a session's latest, so the
+ * last text of the transcript is the agent's final report.
+ */
+export function reportMemory(message: string, base: EventBase): MemoryItem | undefined {
+  return analyseForMemory({ ...base, last_assistant_message: message }, 'Stop');
+}
+
 /** A compaction; the transcript does not keep the instructions a `/compact` was given. */
 export function compactionMemory(trigger: string | undefined, base: EventBase): MemoryItem | undefined {
   return analyseForMemory({ ...base, trigger }, 'PreCompact');

@@ -4,7 +4,14 @@ import type { Json, TranscriptEntry } from '../agents/claudeCode/transcriptLine'
 import type { Store } from '../storage/store';
 import type { ImportedSession } from '../log/sessionRows';
 import { ImportedActivityWriter, type RowCounts } from './importedActivity';
-import { type EventBase, compactionMemory, promptMemory, toolCallMemory } from './transcriptEvents';
+import {
+  type EventBase,
+  compactSummaryMemory,
+  compactionMemory,
+  promptMemory,
+  reportMemory,
+  toolCallMemory,
+} from './transcriptEvents';
 
 /** What a transcript file says about itself, beyond its lines. */
 export interface TranscriptFileContext {
@@ -52,8 +59,10 @@ export class TranscriptRowWriter {
     const at = entry.at ?? file.lastAt;
     const sessionId = entry.sessionId ?? file.sessionId;
     file.cwd = entry.cwd ?? file.cwd;
-    // A `summary` line titles a conversation (often an earlier one): no activity of any session.
-    if (entry.type === 'summary') return;
+    // A `summary` line titles a conversation (often an earlier one), a `file-history-snapshot` records file
+    // backups, with no time of its own: no activity of any session (stamped with the file's time, a copied
+    // or touched transcript's session would seem to be running still).
+    if (entry.type === 'summary' || entry.type === 'file-history-snapshot') return;
     this.noteSession(sessionId, entry, file, at);
 
     for (const use of entry.toolUses) {
@@ -88,8 +97,14 @@ export class TranscriptRowWriter {
         : `transcript:${sessionId}:${at}:${createHash('sha1').update(prompt).digest('hex').slice(0, 16)}`;
       this.activity.prompt({ key, sessionId, text: prompt, at }, promptMemory(prompt, base));
     }
-    if (entry.subtype === 'compact_boundary' && !file.subagent && !entry.sidechain)
-      this.activity.compaction(sessionId, at, compactionMemory(entry.compactTrigger, base));
+    if (file.subagent || entry.sidechain) return;
+    if (entry.subtype === 'compact_boundary')
+      this.activity.remember(sessionId, at, compactionMemory(entry.compactTrigger, base));
+    // The agent's own words: its summary when it compacted, and what it last said to the user.
+    if (entry.compactSummary && entry.userText)
+      this.activity.remember(sessionId, at, compactSummaryMemory(entry.userText, base));
+    if (entry.type === 'assistant' && entry.assistantText?.trim() && entry.model !== SYNTHETIC_MODEL)
+      this.activity.remember(sessionId, at, reportMemory(entry.assistantText, base));
   }
 
   private noteSession(id: string, entry: TranscriptEntry, file: TranscriptFileContext, at: number): void {

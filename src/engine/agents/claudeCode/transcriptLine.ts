@@ -64,6 +64,8 @@ export interface TranscriptEntry {
   toolResults: ToolResult[];
   /** The text of a user message (string content, or its text blocks joined); undefined when it has none. */
   userText?: string;
+  /** The text blocks of an assistant message, joined: what the agent said to the user. */
+  assistantText?: string;
   /** `compactMetadata.preTokens` of a `compact_boundary` line. */
   preTokens?: number;
   /** `compactMetadata.trigger` of a `compact_boundary` line: `manual` or `auto`. */
@@ -236,6 +238,7 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
     if (entry.toolResults.length === 1 && line.toolUseResult !== undefined)
       entry.toolResults[0].toolUseResult = line.toolUseResult;
     if (role === 'user') entry.userText = contentText(content);
+    else if (role === 'assistant') entry.assistantText = contentText(content);
   }
   return { ok: true, entry };
 }

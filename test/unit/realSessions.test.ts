@@ -1,0 +1,101 @@
+/**
+ * What the next session is told, checked on real whole sessions: the five Claude Code 2.1.39 sessions of one
+ * project in test/fixtures/claude-code-sessions/marot-spotter-sessions/ (952 tool calls, 45 failed results,
+ * one compaction each), imported as Import Agent History imports them, read back as SessionStart hands them
+ * over, fresh and again 45 days later.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { assembleSessionContext } from '../../src/engine/context/sessionContextAssembly';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { importTranscripts } from '../../src/engine/transcripts';
+import { FIXTURES_DIR, tempWorkspace } from '../support/events';
+
+const SESSIONS = path.join(FIXTURES_DIR, 'claude-code-sessions', 'marot-spotter-sessions');
+const DAY = 86_400_000;
+/** What Claude Code writes as user lines of its own in these sessions. */
+const SYSTEM_TEXT = [
+  '<task-notification>',
+  '<command-',
+  '<local-command',
+  '<system-reminder>',
+  '[Request interrupted',
+  'This session is being continued',
+];
+
+let ws: ReturnType<typeof tempWorkspace>;
+let engine: ProjectEngine;
+let now = Date.parse('2026-03-01T00:00:00Z');
+let fresh = '';
+
+function section(context: string, title: string): string {
+  return new RegExp(`## ${title}\\n[\\s\\S]*?(?=\\n\\n|$)`).exec(context)?.[0] ?? '';
+}
+
+before(async () => {
+  ws = tempWorkspace('cd-real-sessions-');
+  engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer', now: () => now });
+  const files = fs.readdirSync(SESSIONS).map((name) => path.join(SESSIONS, name));
+  await importTranscripts(engine, { paths: files });
+  now = engine.store.number('SELECT max(last_event_at) FROM sessions') + 3_600_000;
+  fresh = assembleSessionContext(engine, { now }).text;
+});
+after(async () => {
+  await engine.close();
+  ws.cleanup();
+});
+
+describe('five real Claude Code sessions, told to the next session', () => {
+  test('no system text, and what is the user’s is only what the user typed', () => {
+    const prompts = engine.store.all('SELECT text FROM prompts').map((row) => String(row.text));
+    assert.ok(prompts.length >= 5, prompts.join('\n'));
+    for (const marker of SYSTEM_TEXT) {
+      assert.ok(!fresh.includes(marker), `${marker} in:\n${fresh}`);
+      assert.ok(!prompts.some((text) => text.includes(marker)), `${marker} counted as a prompt`);
+    }
+  });
+
+  test('no compaction as a decision or a finding', () => {
+    assert.doesNotMatch(section(fresh, 'Active Decisions'), /compact/i);
+    assert.doesNotMatch(section(fresh, 'Recent Findings'), /compacted/i);
+  });
+
+  test('no failure shown open after the same check passed', () => {
+    const fixed = engine.store
+      .all("SELECT text FROM observations WHERE resolved_at IS NOT NULL AND source <> 'digest'")
+      .map((row) => String(row.text).slice(0, 60));
+    assert.ok(fixed.length >= 3, `${fixed.length} failures were fixed later in these sessions`);
+    for (const text of fixed) assert.ok(!fresh.includes(text.replace(/"/g, "'")), `fixed, yet told: ${text}`);
+  });
+
+  test('each changed file on one line', () => {
+    const changed = /^Changed: (.*)$/m.exec(section(fresh, 'Previous Session'))?.[1] ?? '';
+    const files = [...changed.matchAll(/"([^"(]+) \(/g)].map((match) => match[1]);
+    assert.ok(files.length > 0, fresh);
+    assert.equal(new Set(files).size, files.length, changed);
+    const recent = section(fresh, 'Recent Changes').split('\n').slice(1);
+    const named = recent.map(
+      (line) => /"(?:Created|Rewrote|Modified(?: notebook)?) ([^:(]+?)[:( ]/.exec(line)?.[1],
+    );
+    assert.equal(new Set(named).size, named.length, recent.join('\n'));
+  });
+
+  test("the agent's final report and what its compaction summary left pending are carried", () => {
+    const previous = section(fresh, 'Previous Session');
+    assert.match(previous, /^Reported: \[agent\] "/m, fresh);
+    assert.match(previous, /^Pending as of \d\d:\d\d UTC.*: \[agent\] "/m, fresh);
+    assert.ok(fresh.length <= 6000);
+  });
+
+  test('45 days later, folded into digests, the previous session is told the same way', async () => {
+    now += 45 * DAY;
+    while ((await engine.foldOldHistory(30)) > 0);
+    assert.equal(engine.store.number("SELECT count(*) FROM observations WHERE source <> 'digest'"), 0);
+    const folded = assembleSessionContext(engine, { now }).text;
+    const story = (text: string) => section(text, 'Previous Session').split('\n').slice(2).join('\n');
+    assert.ok(story(folded).length > 300, folded);
+    assert.equal(story(folded), story(fresh));
+  });
+});

@@ -87,7 +87,15 @@ describe('Codex hook payloads', () => {
     const prompt = codexPayloads.normalise(payload('UserPromptSubmit.input.json'));
     assert.equal(prompt?.kind, 'prompt');
     assert.equal(prompt?.prompt, "let's update the defailt context compart to 90 in env var");
-    assert.equal(codexPayloads.normalise(payload('Stop.input.json'))?.kind, 'stop');
+    const stop = codexPayloads.normalise(payload('Stop.input.json'));
+    assert.equal(stop?.kind, 'stop');
+    assert.equal(stop?.message, 'The config now includes the default compaction threshold.');
+    // Codex's PostCompact says a compaction is done, with its trigger but no summary.
+    const compacted = codexPayloads.normalise(payload('PostCompact.input.json'));
+    assert.deepEqual(
+      [compacted?.kind, compacted?.trigger, compacted?.summary],
+      ['compacted', 'auto', undefined],
+    );
     const compact = codexPayloads.normalise(payload('PreCompact.input.json'));
     assert.equal(compact?.kind, 'compact');
     assert.equal(compact?.trigger, 'auto');
@@ -466,8 +474,10 @@ describe('Codex rollouts', () => {
     const whole = readRollout(text);
     const cut = readRollout(torn);
     assert.equal(cut.skipped, 1);
-    assert.equal(cut.items.length, whole.items.length);
-    // The torn line was the turn's completion; a torn token count drops just that reading.
+    // The torn line was the turn's completion: only the report it carried is missing.
+    assert.deepEqual(cut.items, whole.items.slice(0, -1));
+    assert.equal(whole.items.at(-1)?.type, 'report');
+    // A torn token count drops just that reading.
     const beforeLastUsage = [...lines.slice(0, -1), lines.at(-1)!.slice(0, 20)].join('\n');
     const partial = readRollout(beforeLastUsage);
     assert.equal(partial.skipped, 1);
@@ -562,6 +572,55 @@ describe('Codex rollouts', () => {
     ];
     const { items, skipped } = readRollout(lines.join('\n'));
     assert.equal(skipped, 2);
+    assert.equal(ofType(items, 'compact').length, 2);
+  });
+
+  test("the agent's words: each turn's report, and a local compaction's summary without Codex's preamble", () => {
+    const whole = readRollout(fs.readFileSync(CLI_ROLLOUT, 'utf8')).items;
+    const reports = ofType(whole, 'report');
+    assert.deepEqual(
+      reports.map((item) => [item.at, item.text.slice(0, 40)]),
+      [
+        [Date.parse('2026-05-11T08:27:32.911Z'), 'Available tool groups in this session:\n\n'],
+        [Date.parse('2026-05-11T08:44:58.544Z'), 'Implemented the default context compacti'],
+      ],
+    );
+    assert.ok(reports.every((item) => item.sessionId === CLI_SESSION));
+
+    const at = (second: number) => `2026-05-11T08:00:0${second}.000Z`;
+    const line = (second: number, type: string, payload: object) =>
+      JSON.stringify({ timestamp: at(second), type, payload });
+    const event = (second: number, payload: object) => line(second, 'event_msg', payload);
+    const summary = 'Goal: retry on 503.\nDone: src/api.ts retries twice.\nNext: run the tests.';
+    const { items } = readRollout(
+      [
+        line(0, 'session_meta', { id: 's1', cwd: '/w' }),
+        event(1, { type: 'task_started', turn_id: 't1' }),
+        event(2, { type: 'agent_message', message: 'Looking at src/api.ts first.' }),
+        // A local compaction (codex-rs/core/src/compact.rs): SUMMARY_PREFIX, a newline, the model's summary.
+        line(3, 'compacted', {
+          message: `Another language model started to solve this problem and produced a summary of its thinking process. Here is the summary produced by the other language model, use the information in this summary to assist with your own analysis:\n${summary}`,
+        }),
+        event(3, { type: 'context_compacted' }),
+        event(4, { type: 'agent_message', message: 'Retries are in; the tests pass.' }),
+        // Releases that leave `last_agent_message` null: the turn's last agent message is its report.
+        event(5, { type: 'task_complete', turn_id: 't1', last_agent_message: null }),
+        // A remote compaction (OpenAI's models) keeps no summary text.
+        line(6, 'compacted', { message: '', replacement_history: [] }),
+        event(7, { type: 'task_started', turn_id: 't2' }),
+        event(8, { type: 'turn_aborted', turn_id: 't2', reason: 'interrupted' }),
+        event(9, { type: 'task_started', turn_id: 't3' }),
+        event(9, { type: 'task_complete', turn_id: 't3', last_agent_message: 'All done: retries ship.' }),
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      items.filter((item) => item.type === 'compact-summary' || item.type === 'report'),
+      [
+        { type: 'compact-summary', sessionId: 's1', at: Date.parse(at(3)), text: summary },
+        { type: 'report', sessionId: 's1', at: Date.parse(at(5)), text: 'Retries are in; the tests pass.' },
+        { type: 'report', sessionId: 's1', at: Date.parse(at(9)), text: 'All done: retries ship.' },
+      ],
+    );
     assert.equal(ofType(items, 'compact').length, 2);
   });
 

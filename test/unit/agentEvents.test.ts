@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { claudePayloads } from '../../src/engine/agents/claudeCode/payload';
 import { codexAdapter } from '../../src/engine/agents/codex';
 import { opencodeAdapter } from '../../src/engine/agents/opencode';
 import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
@@ -119,6 +120,42 @@ describe("VS Code's agent", () => {
   });
 });
 
+describe('Claude Code', () => {
+  const words = (engine: ProjectEngine) =>
+    engine.store.all(
+      "SELECT source, text FROM observations WHERE source IN ('report', 'compact-summary') ORDER BY source",
+    );
+
+  test("Stop's last assistant message is the report, PostCompact's summary the compaction summary", async () => {
+    // The hooks reference's examples (docs-examples/README.md): Stop (2.1.47+) and PostCompact (2.1.76+).
+    const stop = fixture('hooks/docs-examples/Stop.input.json');
+    const compacted = fixture('hooks/docs-examples/PostCompact.input.json');
+    const normalised = claudePayloads.normalise(stop);
+    assert.deepEqual(
+      [normalised?.kind, normalised?.message],
+      ['stop', "I've completed the refactoring. Here's a summary..."],
+    );
+    const summary = claudePayloads.normalise(compacted);
+    assert.deepEqual(
+      [summary?.kind, summary?.trigger, summary?.summary],
+      ['compacted', 'manual', 'Summary of the compacted conversation...'],
+    );
+
+    for (const payload of [compacted, stop])
+      assert.equal((await runRecorder(ws.home, { ...payload, cwd: ws.project })).code, 0);
+    const engine = await openEngine();
+    try {
+      await engine.ingest();
+      assert.deepEqual(words(engine), [
+        { source: 'compact-summary', text: 'Compaction summary: Summary of the compacted conversation...' },
+        { source: 'report', text: "Reported: I've completed the refactoring. Here's a summary..." },
+      ]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('Codex CLI', () => {
   const ROLLOUT = 'codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl';
   const HOOKS = [
@@ -162,11 +199,51 @@ describe('Codex CLI', () => {
 
       const again = await importTranscripts(engine, { paths: [rollout], force: true });
       assert.deepEqual([again.toolCalls, again.prompts, again.sessions], [0, 0, 0], 'a re-read adds nothing');
+      // Stop's `last_assistant_message` and each turn's `task_complete`: one report, the session's latest.
+      assert.equal(engine.store.number("SELECT count(*) FROM observations WHERE source = 'report'"), 1);
 
       // The Tools section says which agent called each tool.
       discoverFromUse(engine);
       const bash = rankTools(engine).find((tool) => tool.name === 'Bash');
       assert.deepEqual(bash?.agents, ['codex']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test("a local compaction's summary and the turn's report are remembered from the rollout", async () => {
+    const rollout = path.join(ws.home, 'rollout-compacted.jsonl');
+    const line = (timestamp: string, type: string, payload: object) =>
+      JSON.stringify({ timestamp, type, payload });
+    const summary = 'Goal: retry on 503. Done: src/api.ts retries twice. Next: run the tests.';
+    fs.writeFileSync(
+      rollout,
+      [
+        line('2026-05-11T08:00:00.000Z', 'session_meta', { id: 'compacted-session', cwd: ws.project }),
+        line('2026-05-11T08:00:01.000Z', 'event_msg', { type: 'task_started', turn_id: 't1' }),
+        // codex-rs/core/src/compact.rs: SUMMARY_PREFIX, a newline, then the summary the model wrote.
+        line('2026-05-11T08:00:02.000Z', 'compacted', {
+          message: `Another language model started to solve this problem and produced a summary of its thinking process.\n${summary}`,
+        }),
+        line('2026-05-11T08:00:03.000Z', 'event_msg', {
+          type: 'task_complete',
+          turn_id: 't1',
+          last_agent_message: 'Retries are in and the tests pass.',
+        }),
+      ].join('\n') + '\n',
+    );
+    const engine = await openEngine();
+    try {
+      await importTranscripts(engine, { paths: [rollout] });
+      assert.deepEqual(
+        engine.store.all(
+          "SELECT source, text FROM observations WHERE source IN ('report', 'compact-summary') ORDER BY at",
+        ),
+        [
+          { source: 'compact-summary', text: `Compaction summary: ${summary}` },
+          { source: 'report', text: 'Reported: Retries are in and the tests pass.' },
+        ],
+      );
     } finally {
       await engine.close();
     }
@@ -269,6 +346,10 @@ describe('opencode', () => {
       assert.equal(imported.files, 1, 'recognised as an opencode store by its content');
       assert.ok(imported.sessions >= 1 && imported.prompts >= 1, JSON.stringify(imported));
       assert.equal(engine.store.get('SELECT agent FROM sessions')?.agent, 'opencode');
+      // The turn's last assistant text is the agent's report.
+      assert.deepEqual(engine.store.all("SELECT text FROM observations WHERE source = 'report'"), [
+        { text: 'Reported: The command printed fixture.' },
+      ]);
     } finally {
       await engine.close();
     }

@@ -616,6 +616,19 @@ describe('opencode sessions', () => {
         finish: 'stop',
       }),
     );
+    // The summary's text part, as compaction.ts has the model write it into the summary message.
+    part.run(
+      'prt_0f21b0711001SynthCompText',
+      'msg_0f21b0710001SynthCompSumm',
+      SESSION,
+      1790768261500,
+      1790768261900,
+      JSON.stringify({
+        type: 'text',
+        text: 'Ran `echo fixture` in /work/proj; it printed fixture. Nothing left to do.',
+        time: { start: 1790768261500, end: 1790768261900 },
+      }),
+    );
     // A subagent session, with a tool call whose part row is damaged.
     session.run(
       CHILD,
@@ -665,6 +678,15 @@ describe('opencode sessions', () => {
           time: { start: 1790768254300, end: 1790768254350 },
         },
       }),
+    );
+    // The subagent's answer: its task's result in the parent, no report of the user's session.
+    part.run(
+      'prt_0f21b0635001SynthChildText',
+      'msg_0f21b0620001SynthChildAsst',
+      CHILD,
+      1790768254355,
+      1790768254358,
+      JSON.stringify({ type: 'text', text: 'The tests are in test/unit/api.test.ts.' }),
     );
     part.run(
       'prt_0f21b0640001SynthBrokenRow',
@@ -765,7 +787,7 @@ describe('opencode sessions', () => {
       db.exec(DUMP);
       const { items, skipped } = await readOpencodeStore(file);
       assert.equal(skipped, 0);
-      assert.deepEqual(byType(items), { session: 1, prompt: 1, tool: 1, usage: 2 });
+      assert.deepEqual(byType(items), { session: 1, prompt: 1, tool: 1, usage: 2, report: 1 });
       assert.deepEqual(items[0], {
         type: 'session',
         sessionId: SESSION,
@@ -803,6 +825,13 @@ describe('opencode sessions', () => {
           [156, 'fake-model', 1790768251709],
         ],
       );
+      // The last assistant text of the turn is the agent's report, at the time its message completed.
+      assert.deepEqual(items.at(-1), {
+        type: 'report',
+        sessionId: SESSION,
+        at: 1790768251709,
+        text: 'The command printed fixture.',
+      });
       // The adapter's reader gives the same.
       assert.deepEqual(await opencodeAdapter.sessions?.read(file), { items, skipped });
     } finally {
@@ -817,7 +846,15 @@ describe('opencode sessions', () => {
       addSynthetic(db);
       const all = await readOpencodeStore(file);
       assert.equal(all.skipped, 1);
-      assert.deepEqual(byType(all.items), { session: 3, prompt: 2, tool: 2, usage: 4, compact: 1 });
+      assert.deepEqual(byType(all.items), {
+        session: 3,
+        prompt: 2,
+        tool: 2,
+        usage: 4,
+        compact: 1,
+        'compact-summary': 1,
+        report: 1,
+      });
       // The most recently active top-level session first, then subagents' sessions.
       assert.deepEqual(
         all.items.filter((item) => item.type === 'session').map((item) => item.sessionId),
@@ -830,6 +867,24 @@ describe('opencode sessions', () => {
         at: 1790768260000,
         trigger: 'manual',
       });
+      // The agent's words: the summary message's text, and the last answer before it (the turn's report).
+      assert.deepEqual(
+        all.items.filter((item) => item.type === 'compact-summary' || item.type === 'report'),
+        [
+          {
+            type: 'report',
+            sessionId: SESSION,
+            at: 1790768251709,
+            text: 'The command printed fixture.',
+          },
+          {
+            type: 'compact-summary',
+            sessionId: SESSION,
+            at: 1790768261000,
+            text: 'Ran `echo fixture` in /work/proj; it printed fixture. Nothing left to do.',
+          },
+        ],
+      );
       const child = all.items.find((item) => item.type === 'session' && item.sessionId === CHILD);
       assert.equal(child?.type === 'session' && child.parentSessionId, SESSION);
       assert.equal(child?.type === 'session' && child.agentType, 'explore');

@@ -53,13 +53,14 @@ const NOT_TYPED = /^(<local-command|<bash-|Caveat: The messages below|\[Request 
 /**
  * The hook events Claude Code would have sent for a transcript's activity, each stamped with the time of
  * the line that shows it: a prompt's UserPromptSubmit, a tool result's PostToolUse(Failure) (a subagent's
- * also its SubagentStop), a compaction's PreCompact (its summary's PostCompact), an assistant's text a Stop, and a
- * SessionEnd at each session's last line.
+ * also its SubagentStop), a compaction's PreCompact (its summary's PostCompact), a turn's last assistant text a
+ * Stop, and a SessionEnd at each session's last line.
  */
 function hookEventsOf(file: string): Payload[] {
   const events: Payload[] = [];
   const uses = new Map<string, { name: string; input: Json }>();
   const last = new Map<string, number>();
+  const stops = new Map<string, Payload>();
   for (const text of fs.readFileSync(file, 'utf8').split('\n')) {
     let line: Json | undefined;
     try {
@@ -109,9 +110,13 @@ function hookEventsOf(file: string): Payload[] {
     // The agent's own words: its compaction summary (PostCompact) and what it said last (Stop).
     if (line.type === 'user' && line.isCompactSummary === true && typed !== undefined)
       events.push(hookEvent('PostCompact', { ...base, trigger: 'auto', compact_summary: typed }));
+    // Stop comes once a turn, with its last assistant text, when the next prompt comes or the session ends.
     if (line.type === 'assistant' && !line.isSidechain && message?.model !== '<synthetic>' && typed?.trim())
-      events.push(hookEvent('Stop', { ...base, last_assistant_message: typed }));
+      stops.set(line.sessionId, hookEvent('Stop', { ...base, last_assistant_message: typed }));
     if (isPrompt) {
+      const stop = stops.get(line.sessionId);
+      stops.delete(line.sessionId);
+      if (stop) events.push(stop);
       const command = /<command-name>\/?(.*?)<\/command-name>.*?<command-args>(.*?)<\/command-args>/s.exec(
         typed,
       );
@@ -120,6 +125,7 @@ function hookEventsOf(file: string): Payload[] {
       );
     }
   }
+  events.push(...stops.values());
   for (const [sessionId, at] of last)
     events.push(hookEvent('SessionEnd', { session_id: sessionId, cwd: FIXTURE_CWD, reason: 'other', at }));
   return events;

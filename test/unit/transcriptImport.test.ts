@@ -277,6 +277,104 @@ describe('transcript import', () => {
     );
   });
 
+  test("the agent's words: the compaction summary line, and each turn's last assistant text as its report", async () => {
+    const engine = await open();
+    const words = () =>
+      engine.store.all(
+        "SELECT source, text, at FROM observations WHERE source IN ('report', 'compact-summary') ORDER BY source",
+      );
+    const at = (minute: number) => `2025-07-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+    const base = { sessionId: 'words', cwd: ws.project, isSidechain: false, version: '2.1.76' };
+    const user = (minute: number, content: unknown, extra: Json = {}) => ({
+      ...base,
+      type: 'user',
+      uuid: `u${minute}`,
+      timestamp: at(minute),
+      message: { role: 'user', content },
+      ...extra,
+    });
+    // Claude Code writes each content block of one response on a line of its own, repeating its id.
+    const assistant = (minute: number, id: string, content: Json[], extra: Json = {}) => ({
+      ...base,
+      type: 'assistant',
+      uuid: `a${minute}`,
+      timestamp: at(minute),
+      requestId: `req_${id}`,
+      message: { id, role: 'assistant', model: 'claude-sonnet-4-5', content },
+      ...extra,
+    });
+    const text = (value: string) => ({ type: 'text', text: value });
+    const file = path.join(ws.home, 'words.jsonl');
+    const write = (lines: Json[]) =>
+      fs.appendFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    write([
+      user(0, 'Make the client retry on 503 responses'),
+      assistant(1, 'm1', [text('Looking at the client first.')]),
+      assistant(2, 'm1', [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a.ts' } }]),
+      user(3, [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export {}' }]),
+      assistant(4, 'm2', [text('The client now retries twice on 503.')]),
+      assistant(5, 'm2', [text('Tests pass: npm test.')]),
+      // Neither a subagent's words nor Claude Code's own message is the main agent's report.
+      assistant(6, 'm3', [text('Subagent: found three call sites.')], { isSidechain: true }),
+      assistant(7, 'm4', [text('No response requested.')], {
+        message: {
+          id: 'm4',
+          role: 'assistant',
+          model: '<synthetic>',
+          content: [text('No response requested.')],
+        },
+      }),
+      {
+        ...base,
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'cb',
+        timestamp: at(8),
+        compactMetadata: { trigger: 'auto' },
+      },
+      user(9, 'Summary: the client retries on 503; tests pass; next the server side.', {
+        isCompactSummary: true,
+      }),
+    ]);
+    await importTranscripts(engine, { paths: [file] });
+    assert.deepEqual(words(), [
+      {
+        source: 'compact-summary',
+        text: 'Compaction summary: Summary: the client retries on 503; tests pass; next the server side.',
+        at: Date.parse(at(9)),
+      },
+      {
+        source: 'report',
+        text: 'Reported: The client now retries twice on 503. Tests pass: npm test.',
+        at: Date.parse(at(5)),
+      },
+    ]);
+
+    // The next turn, appended: its report replaces the first, whose words the turn's middle never were.
+    write([
+      user(10, 'Now make the server side send Retry-After'),
+      assistant(11, 'm5', [text('Adding the header to the server handler.')]),
+      assistant(12, 'm5', [{ type: 'tool_use', id: 'toolu_2', name: 'Edit', input: { file_path: 's.ts' } }]),
+      user(13, [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'ok' }]),
+      assistant(14, 'm6', [
+        { type: 'tool_use', id: 'toolu_3', name: 'Bash', input: { command: 'npm test' } },
+      ]),
+      user(15, [{ type: 'tool_result', tool_use_id: 'toolu_3', content: 'pass' }]),
+    ]);
+    await importTranscripts(engine, { paths: [file] });
+    const reports = () => words().filter((row) => row.source === 'report');
+    assert.deepEqual(reports(), [
+      {
+        source: 'report',
+        text: 'Reported: Adding the header to the server handler.',
+        at: Date.parse(at(11)),
+      },
+    ]);
+    await importTranscripts(engine, { paths: [file], force: true });
+    assert.equal(reports().length, 1, 'read again from the start: still one report, the latest');
+    assert.equal(words().length, 2);
+  });
+
   test('importing again, or again from the start, counts nothing twice', async () => {
     const engine = await open();
     const first = await importTranscripts(engine, { paths: [FIXTURES] });

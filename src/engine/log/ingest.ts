@@ -101,7 +101,7 @@ interface LogEntries {
  * block ingestion forever, a link could lead to /dev/zero or to a credentials file, a folder fails every
  * read. Links are not followed.
  */
-function listLogEntries(eventsDir: string): LogEntries {
+export function listLogEntries(eventsDir: string): LogEntries {
   const listing: LogEntries = { entries: [], skipped: [] };
   let names: string[];
   try {

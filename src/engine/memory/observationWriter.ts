@@ -172,8 +172,9 @@ export class ObservationWriter {
     if (this.latest.size === 0) return;
     for (const [id, row] of this.latest) {
       const earlier = this.store.get('SELECT seq, text, at FROM observations WHERE id = ?', [id]);
-      // Told again (a re-import, a rebuild, the hooks and the transcript of one turn): the first stays.
-      if (earlier && earlier.text === row[7]) continue;
+      // Told again (a re-import, a rebuild, the hooks and the transcript of one turn), the first stays; an
+      // older one (a stale file imported after the hooks recorded a later turn) never replaces a newer.
+      if (earlier && (earlier.text === row[7] || Number(earlier.at) > Number(row[9]))) continue;
       if (earlier) {
         // The index finds what to remove by reading the row: before the row goes.
         this.store.run('DELETE FROM observations_fts WHERE docid = ?', [earlier.seq]);

@@ -1,3 +1,4 @@
+import { relabelAgentNotes } from '../log/agentNoteLabels';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
@@ -284,7 +285,8 @@ export class ProjectEngine implements ProjectStore {
       while (drainSpool(this.home, { now: this.options.now?.(), limit: DRAIN_BATCH }).more)
         await yieldToHost();
       const result = await ingestor.ingestAll(options);
-      if (result.bytes > 0 || result.rewritten.length > 0) {
+      const relabelled = await relabelAgentNotes(() => this.currentStore, this.eventsDir);
+      if (result.bytes > 0 || result.rewritten.length > 0 || relabelled > 0) {
         this.markDirty();
         this.emitChange();
       }
@@ -331,7 +333,7 @@ export class ProjectEngine implements ProjectStore {
 
   /** Where detail older than the window (at least a week) begins to be folded, as of now. */
   private detailCutoff(detailDays: number): number {
-    return detailCutoff((this.options.now ?? Date.now)(), Math.max(MIN_DETAIL_DAYS, detailDays));
+    return detailCutoff(this.now(), Math.max(MIN_DETAIL_DAYS, detailDays));
   }
 
   /**
@@ -445,6 +447,10 @@ export class ProjectEngine implements ProjectStore {
   }
 
   /** Another engine module wrote rows (e.g. a transcript import): schedule a save and tell listeners. */
+  now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   noteExternalChange(): void {
     this.markDirty();
     this.emitChange();

@@ -13,4 +13,6 @@ export interface ProjectStore {
   belongsHere(cwd: string): boolean;
   /** Tells the project's listeners that rows changed outside its own ingest. */
   noteExternalChange(): void;
+  /** The project's clock (a test's own, else the system's): what "now" is for idle sessions and folds. */
+  now(): number;
 }

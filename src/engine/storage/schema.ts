@@ -252,7 +252,8 @@ export const MIGRATIONS: readonly string[] = [
   // A memory that tells the truth: the file a change names (checked before it is recalled), a failure's
   // check until it passes again (open_key; resolved_at when it did), and a folded session's story (asks,
   // report, pending work, files, open problems) kept whole in its digest. A compaction is an event of the
-  // session, never a decision.
+  // session, never a decision. Notes saved before are re-labelled from the event log once, where some came
+  // through MCP (log/agentNoteLabels.ts).
   `
   ALTER TABLE observations ADD COLUMN file TEXT;
   ALTER TABLE observations ADD COLUMN open_key TEXT;
@@ -260,6 +261,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE observations ADD COLUMN story TEXT;
   CREATE INDEX observations_open ON observations(open_key) WHERE open_key IS NOT NULL;
   UPDATE observations SET type = 'discovery' WHERE source = 'compaction' AND type = 'decision';
+  INSERT OR REPLACE INTO counters (name, value)
+    SELECT 'memory.relabel_agent_notes', 1 WHERE EXISTS (SELECT 1 FROM observations WHERE source = 'saved');
   `,
 ];
 

@@ -171,7 +171,7 @@ export async function importTranscripts(
     result.prompts += others.prompts;
     result.sessions += others.sessions;
   }
-  const ended = endIdleSessions(engine, Date.now() - IDLE_SESSION_MS);
+  const ended = endIdleSessions(engine, engine.now() - IDLE_SESSION_MS);
   if (result.files > 0 || ended > 0) engine.noteExternalChange();
   return result;
 }

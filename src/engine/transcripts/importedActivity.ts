@@ -107,6 +107,8 @@ export class ImportedActivityWriter {
     const kept = memory.filter((candidate) => {
       if (candidate.prompt) return candidate.prompt.added === true;
       if (candidate.toolUseId) return !recorded.has(candidate.toolUseId);
+      // A session's latest report or summary has one id: the writer keeps it once (observationWriter.ts).
+      if ('draft' in candidate.item && candidate.item.draft.latestOfSession) return true;
       return !observedNear(
         this.store,
         { sessionId: candidate.sessionId, at: candidate.at, source: 'compaction' },

@@ -1,8 +1,9 @@
 /**
  * The hook events that transcript lines stand for, so imported history is remembered by the same
  * summariser as hook events (memory/summarise.ts): a tool use with its result is a PostToolUse (or
- * PostToolUseFailure), a prompt a UserPromptSubmit, a `compact_boundary` a PreCompact, and the result of a
- * subagent's Task also that subagent's SubagentStop.
+ * PostToolUseFailure), a prompt a UserPromptSubmit, a `compact_boundary` a PreCompact, its summary line a
+ * PostCompact, a turn's last assistant text a Stop, and the result of a subagent's Task also that subagent's
+ * SubagentStop.
  */
 import { claudePayloads } from '../agents/claudeCode/payload';
 import type { EventPayload } from '../events/eventLine';
@@ -62,10 +63,7 @@ export function compactSummaryMemory(summary: string, base: EventBase): MemoryIt
   return analyseForMemory({ ...base, compact_summary: summary }, 'PostCompact');
 }
 
-/**
- * What the agent said to the user, as a Stop would report it: the memory keeps a session's latest, so the
- * last text of the transcript is the agent's final report.
- */
+/** A turn's last assistant text, as its Stop reports it (`last_assistant_message`). */
 export function reportMemory(message: string, base: EventBase): MemoryItem | undefined {
   return analyseForMemory({ ...base, last_assistant_message: message }, 'Stop');
 }

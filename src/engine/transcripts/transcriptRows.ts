@@ -39,6 +39,15 @@ interface PendingTool {
   stored: boolean;
 }
 
+/** The last assistant text of a session's turn so far: its final report once the turn ends. */
+interface PendingReport {
+  /** The message's `responseKey`: its text blocks may come on several lines. */
+  key?: string;
+  at: number;
+  text: string;
+  base: EventBase;
+}
+
 /**
  * Turns transcript entries into the tool calls, prompts, compactions and sessions that the import writer
  * (importedActivity.ts) writes, one chunk at a time, in `flush()` inside the chunk's transaction. A tool use
@@ -46,6 +55,7 @@ interface PendingTool {
  */
 export class TranscriptRowWriter {
   private readonly pending = new Map<string, PendingTool>();
+  private readonly reports = new Map<string, PendingReport>();
   private readonly sessions = new Map<string, ImportedSession>();
   private resolvedStored: string[] = [];
   private readonly activity: ImportedActivityWriter;
@@ -92,6 +102,7 @@ export class TranscriptRowWriter {
     const base: EventBase = { session_id: sessionId, cwd: file.cwd };
     const prompt = file.subagent ? undefined : promptText(entry);
     if (prompt !== undefined) {
+      this.tellReport(sessionId);
       const key = entry.uuid
         ? `transcript:${entry.uuid}`
         : `transcript:${sessionId}:${at}:${createHash('sha1').update(prompt).digest('hex').slice(0, 16)}`;
@@ -104,7 +115,33 @@ export class TranscriptRowWriter {
     if (entry.compactSummary && entry.userText)
       this.activity.remember(sessionId, at, compactSummaryMemory(entry.userText, base));
     if (entry.type === 'assistant' && entry.assistantText?.trim() && entry.model !== SYNTHETIC_MODEL)
-      this.activity.remember(sessionId, at, reportMemory(entry.assistantText, base));
+      this.noteReport(sessionId, entry.assistantText, entry.responseKey, at, base);
+  }
+
+  /** A tool_use-only message leaves the text before it as the turn's last. */
+  private noteReport(
+    sessionId: string,
+    text: string,
+    key: string | undefined,
+    at: number,
+    base: EventBase,
+  ): void {
+    const earlier = this.reports.get(sessionId);
+    if (earlier && key !== undefined && earlier.key === key) {
+      earlier.text += `\n${text}`;
+      earlier.at = at;
+    } else this.reports.set(sessionId, { key, at, text, base });
+  }
+
+  /**
+   * The turn's report, told when the next prompt comes or a chunk ends (the end of the file, or of what it
+   * holds so far): the memory keeps a session's latest, so a turn told early is replaced by its true end.
+   */
+  private tellReport(sessionId: string): void {
+    const report = this.reports.get(sessionId);
+    if (!report) return;
+    this.reports.delete(sessionId);
+    this.activity.remember(sessionId, report.at, reportMemory(report.text, report.base));
   }
 
   private noteSession(id: string, entry: TranscriptEntry, file: TranscriptFileContext, at: number): void {
@@ -151,6 +188,7 @@ export class TranscriptRowWriter {
       );
       use.stored = true;
     }
+    for (const sessionId of [...this.reports.keys()]) this.tellReport(sessionId);
     const counts = this.activity.flush(this.sessions);
     this.sessions.clear();
     return counts;

@@ -18,6 +18,8 @@ export const RECORDED_HOOK_EVENTS = [
   'PostToolUse',
   'PostToolUseFailure',
   'PreCompact',
+  // Since 2.1.76: carries the summary the agent wrote (`compact_summary`).
+  'PostCompact',
   'Stop',
   'SubagentStop',
   'SessionEnd',

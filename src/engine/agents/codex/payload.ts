@@ -23,7 +23,8 @@ const EVENT_KINDS: Readonly<Record<string, EventKind>> = {
   PermissionRequest: 'other',
   PostToolUse: 'tool-end',
   PreCompact: 'compact',
-  PostCompact: 'other',
+  // Codex's PostCompact carries the trigger only, no summary (post-compact.command.input.schema.json).
+  PostCompact: 'compacted',
   SubagentStart: 'other',
   SubagentStop: 'subagent-stop',
   Stop: 'stop',

@@ -4,8 +4,9 @@
  * `forked_from_id`), `turn_context` (model, turn_id), `response_item` (model-visible items: `message`,
  * `function_call`/`function_call_output`, `custom_tool_call`/`_output`, `local_shell_call`,
  * `web_search_call`), `event_msg` (`user_message`, `token_count`, `task_started`, `exec_command_end`,
- * `patch_apply_end`, `mcp_tool_call_end`, `context_compacted`...) and `compacted`. Releases before the
- * wrapper (2025) wrote the session meta bare on the first line and the response items bare after it.
+ * `patch_apply_end`, `mcp_tool_call_end`, `agent_message`, `task_complete`, `context_compacted`...) and
+ * `compacted` (the summary in `message`). Releases before the wrapper (2025) wrote the session meta bare on
+ * the first line and the response items bare after it.
  *
  * Keys are stable across copies: a fork (`fork_thread`) starts its own file with its own `session_meta` and
  * then persists the parent's items as they were (payloads equal, timestamps new), so tool calls are keyed
@@ -62,6 +63,9 @@ const RESPONSE_ITEM_TYPES = new Set([
   'local_shell_call',
   'web_search_call',
 ]);
+
+/** The line Codex puts before a local compaction's summary (codex-rs/core templates/compact/summary_prefix.md). */
+const SUMMARY_PREFIX = 'Another language model started to solve this problem';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -194,6 +198,7 @@ class RolloutReader {
   private readonly tools = new Map<string, { item: ToolItem; settled: boolean }>();
   private readonly usages = new Set<string>();
   private afterCompacted = false;
+  private lastAgentMessage: string | undefined;
   private webSearchEnd: { callId: string; query?: string } | undefined;
   private searches = 0;
 
@@ -251,6 +256,7 @@ class RolloutReader {
           break;
         case 'compacted':
           this.push({ type: 'compact', sessionId: this.sessionId, at: this.at });
+          this.compactSummary(text(line.payload.message));
           this.afterCompacted = true;
           break;
       }
@@ -325,6 +331,23 @@ class RolloutReader {
     if (this.keys.has(key)) return;
     this.keys.add(key);
     this.push({ type: 'prompt', sessionId: this.sessionId, at: this.at, key, text: message });
+  }
+
+  /**
+   * `CompactedItem.message`: a local compaction's summary after Codex's own handoff line (SUMMARY_PREFIX,
+   * codex-rs/core/src/compact.rs); a remote compaction (OpenAI's models) leaves it empty.
+   */
+  private compactSummary(message: string | undefined): void {
+    const summary = message?.startsWith(SUMMARY_PREFIX) ? message.slice(message.indexOf('\n') + 1) : message;
+    if (summary?.trim())
+      this.push({ type: 'compact-summary', sessionId: this.sessionId, at: this.at, text: summary });
+  }
+
+  /** The turn's report: `task_complete`'s `last_agent_message`, else its last `agent_message`. */
+  private report(message: string | undefined): void {
+    const text = message?.trim() ? message : this.lastAgentMessage;
+    this.lastAgentMessage = undefined;
+    if (text) this.push({ type: 'report', sessionId: this.sessionId, at: this.at, text });
   }
 
   private tool(call: ToolCall, useId: string): void {
@@ -427,6 +450,7 @@ class RolloutReader {
     switch (payload.type) {
       case 'task_started':
       case 'turn_started':
+        this.lastAgentMessage = undefined;
         this.turn(text(payload.turn_id));
         this.contextWindow = num(payload.model_context_window) ?? this.contextWindow;
         break;
@@ -472,6 +496,16 @@ class RolloutReader {
         if (callId !== undefined) this.webSearchEnd = { callId, query: text(payload.query) };
         break;
       }
+      case 'agent_message': {
+        const message = text(payload.message);
+        if (message?.trim()) this.lastAgentMessage = message;
+        break;
+      }
+      // `EventMsg::TurnComplete` (`TurnCompleteEvent.last_agent_message`), written `task_complete`.
+      case 'task_complete':
+      case 'turn_complete':
+        this.report(text(payload.last_agent_message));
+        break;
       case 'context_compacted':
         // Codex writes a `compacted` line, then this event: one compaction, once.
         if (!afterCompacted) this.push({ type: 'compact', sessionId: this.sessionId, at: this.at });

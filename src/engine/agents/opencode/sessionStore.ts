@@ -176,7 +176,20 @@ function contextTokens(tokens: unknown): number | undefined {
   );
 }
 
-/** One session's items in order: the session, then per message its prompt or tool calls, usage, compactions. */
+/** What the agent wrote in a message: its text parts, without those opencode added itself. */
+function assistantText(parts: PartRow[]): string {
+  return parts
+    .map((part) => part.data)
+    .filter((part) => part.type === 'text' && part.synthetic !== true)
+    .map((part) => str(part.text) ?? '')
+    .filter((text) => text.trim() !== '')
+    .join('\n');
+}
+
+/**
+ * One session's items in order: the session, then per message its prompt or tool calls, usage, compactions,
+ * and the agent's own words: a compaction's summary and, before each prompt and at the end, the turn's report.
+ */
 function sessionItems(
   session: SessionRow,
   messages: MessageRow[],
@@ -199,12 +212,20 @@ function sessionItems(
   ];
   // A compaction part (1.x) asks for the summary the next assistant message holds: one compaction, not two.
   let compactionAsked = false;
+  // The turn's last assistant text, told when the next user message (a prompt, a compaction) comes or the
+  // session's messages end; a subagent's is its task's result, which the parent's tool call holds already.
+  let report: Extract<SessionItem, { type: 'report' }> | undefined;
+  const tellReport = () => {
+    if (report && !session.parentId) items.push(report);
+    report = undefined;
+  };
   for (const message of messages) {
     const info = message.data;
     const time = isObject(info.time) ? info.time : {};
     const at = num(time.created) ?? message.createdAt;
     const parts = partsOf(message.id);
     if (info.role === 'user') {
+      tellReport();
       for (const part of parts) {
         if (part.data.type !== 'compaction') continue;
         items.push({ type: 'compact', sessionId, at, trigger: part.data.auto === true ? 'auto' : 'manual' });
@@ -215,10 +236,13 @@ function sessionItems(
       continue;
     }
     if (info.role !== 'assistant') continue;
+    const text = assistantText(parts);
+    // The summary message (`summary: true`, packages/opencode/src/session/compaction.ts) holds the summary.
     if (info.summary === true) {
       if (!compactionAsked) items.push({ type: 'compact', sessionId, at });
       compactionAsked = false;
-    }
+      if (text) items.push({ type: 'compact-summary', sessionId, at, text });
+    } else if (text) report = { type: 'report', sessionId, at: num(time.completed) ?? at, text };
     for (const part of parts) {
       const data = part.data;
       const state = isObject(data.state) ? data.state : {};
@@ -249,6 +273,7 @@ function sessionItems(
       items.push(usage);
     }
   }
+  tellReport();
   return items;
 }
 

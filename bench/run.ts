@@ -11,6 +11,7 @@ import { benchFootprint } from './footprint.bench';
 import { benchForecast } from './forecast.bench';
 import { benchIngest } from './ingest.bench';
 import { benchMemory } from './memory.bench';
+import { benchRecall } from './recall.bench';
 import { benchRecorder } from './recorder.bench';
 import { benchRedaction } from './redaction.bench';
 import { benchRegistry } from './registry.bench';
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   forecast: () => benchForecast(),
   registry: () => benchRegistry(),
   memory: () => benchMemory(),
+  recall: () => benchRecall(),
   footprint: () => benchFootprint(),
 };
 

@@ -4,7 +4,12 @@
  */
 export { readsHookOutput } from './agents/payloads';
 export { appendEventLine } from './events/eventLog';
-export { projectStateDir, resolveHome, SESSION_CONTEXT_FILE } from './kernel/paths';
+export {
+  projectStateDir,
+  resolveHome,
+  SESSION_CONTEXT_COMPACT_FILE,
+  SESSION_CONTEXT_FILE,
+} from './kernel/paths';
 export { identifyProject } from './kernel/projectIdentity';
 export { MAX_CONTEXT_CHARS, sessionStartOutput } from './context/hookOutput';
 export { takeAgentHint } from './context/agentHint';

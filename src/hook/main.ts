@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   if (record.kind === 'session-start' && (!record.agent || readsHookOutput(record.agent))) {
     // Loaded only here: finding the project's context file costs a few milliseconds no other event should pay.
     const { findSessionContext, sessionStartOutput } = await import('./sessionContextReader.js');
-    const found = findSessionContext(home, record.cwd ?? process.cwd());
+    const found = findSessionContext(home, record.cwd ?? process.cwd(), record.source === 'compact');
     const output = found && sessionStartOutput(found.text);
     if (output) await writeStdout(output);
   }

@@ -6,7 +6,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 // Project identity: imported here, outside the recorder's entry, so that only SessionStart (which loads
 // this module on demand) pays for it.
-import { identifyProject, projectStateDir, SESSION_CONTEXT_FILE } from '../engine/recorder';
+import {
+  identifyProject,
+  projectStateDir,
+  SESSION_CONTEXT_COMPACT_FILE,
+  SESSION_CONTEXT_FILE,
+} from '../engine/recorder';
 
 export { MAX_CONTEXT_CHARS, sessionStartOutput } from '../engine/recorder';
 /** Ancestors looked at, at most (a path deeper than this is not a real project). */
@@ -14,22 +19,36 @@ const MAX_LEVELS = 64;
 
 /**
  * The context file of the project that `cwd` belongs to: the folder itself, then each ancestor, nearest
- * first (so a sub-folder of a repository finds the repository's project).
+ * first (so a sub-folder of a repository finds the repository's project). After a compaction, the live
+ * session's continuation, where an engine wrote one.
  */
-export function findSessionContext(home: string, cwd: string): { file: string; text: string } | undefined {
+export function findSessionContext(
+  home: string,
+  cwd: string,
+  afterCompaction = false,
+): { file: string; text: string } | undefined {
   let dir = resolve(cwd);
+  const names = afterCompaction
+    ? [SESSION_CONTEXT_COMPACT_FILE, SESSION_CONTEXT_FILE]
+    : [SESSION_CONTEXT_FILE];
   for (let level = 0; level < MAX_LEVELS; level++) {
-    const file = join(projectStateDir(home, identifyProject(dir).id), SESSION_CONTEXT_FILE);
-    let text: string | undefined;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      text = undefined;
+    const stateDir = projectStateDir(home, identifyProject(dir).id);
+    for (const name of names) {
+      const file = join(stateDir, name);
+      const text = readText(file);
+      if (text !== undefined) return { file, text };
     }
-    if (text !== undefined) return { file, text };
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
   return undefined;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

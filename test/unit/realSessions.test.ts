@@ -99,3 +99,55 @@ describe('five real Claude Code sessions, told to the next session', () => {
     assert.equal(story(folded), story(fresh));
   });
 });
+
+describe('after a real compaction, the session that continues', () => {
+  /** Each session as it stood when it compacted: its lines up to the compact boundary. */
+  const cut = (name: string): { file: string; at: number } => {
+    const lines = fs.readFileSync(path.join(SESSIONS, name), 'utf8').split('\n');
+    const boundary = lines.findIndex((line) => line.includes('"subtype":"compact_boundary"'));
+    const file = path.join(ws.home, name);
+    fs.writeFileSync(file, `${lines.slice(0, boundary).join('\n')}\n`);
+    return { file, at: Date.parse(JSON.parse(lines[boundary]).timestamp) };
+  };
+
+  for (const name of fs.readdirSync(SESSIONS)) {
+    test(`${name.slice(0, 8)}: every ask and every file in flight, and not the previous session again`, async () => {
+      ws = tempWorkspace('cd-real-continuation-');
+      const { file, at } = cut(name);
+      now = at + 60_000;
+      engine = await ProjectEngine.open({
+        home: ws.home,
+        folder: ws.project,
+        role: 'writer',
+        now: () => now,
+      });
+      try {
+        await importTranscripts(engine, { paths: [file] });
+        const { continuation } = assembleSessionContext(engine, { now });
+        assert.ok(continuation, 'the live session has a continuation');
+        assert.match(continuation, /^## This Session Before the Compaction$/m);
+        assert.doesNotMatch(continuation, /## Previous Session|Reported:|Pending as of/);
+        for (const marker of SYSTEM_TEXT) assert.ok(!continuation.includes(marker), marker);
+        const asks = engine.store.all("SELECT text FROM observations WHERE source = 'prompt'");
+        for (const { text } of asks.slice(0, 3))
+          assert.ok(
+            continuation.includes(
+              String(text)
+                .replace(/^Asked: /, '')
+                .slice(0, 60),
+            ),
+            String(text),
+          );
+        // Each file changed before the compaction, as one entry of its own ("path (n edits)").
+        const files = engine.store.all("SELECT DISTINCT file FROM observations WHERE source = 'change'");
+        assert.ok(files.length > 0);
+        for (const { file: changed } of files)
+          assert.ok(continuation.includes(`"${String(changed)} (`), `${String(changed)} in flight`);
+        assert.ok(continuation.length <= 6000);
+      } finally {
+        await engine.close();
+        ws.cleanup();
+      }
+    });
+  }
+});

@@ -155,8 +155,8 @@ describe('recorder: documented hook payloads', () => {
 });
 
 describe('recorder: SessionStart context', () => {
-  function writeContext(folder: string, text: string): string {
-    const file = path.join(ws.home, 'projects', identifyProject(folder).id, 'session-context.md');
+  function writeContext(folder: string, text: string, name = 'session-context.md'): string {
+    const file = path.join(ws.home, 'projects', identifyProject(folder).id, name);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
     return file;
@@ -173,6 +173,18 @@ describe('recorder: SessionStart context', () => {
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context },
     });
     assert.equal(logLines(ws.home).length, 1, 'the event is recorded too');
+  });
+
+  test('after a compaction, the continuation; without one, the context', async () => {
+    writeContext(ws.project, 'the next session');
+    const start = (source: string) =>
+      runHook(ws.home, JSON.stringify({ ...hookExample('SessionStart'), cwd: ws.project, source }));
+    const told = async (source: string) =>
+      JSON.parse((await start(source)).stdout).hookSpecificOutput.additionalContext;
+    assert.equal(await told('compact'), 'the next session', 'an engine of before wrote no continuation');
+    writeContext(ws.project, 'the session that continues', 'session-context-compact.md');
+    assert.equal(await told('compact'), 'the session that continues');
+    assert.equal(await told('startup'), 'the next session');
   });
 
   test('the nearest project wins', async () => {

@@ -222,6 +222,20 @@ describe('the spooling hooks', () => {
     assert.match(await printed(ws.project), /the outer project/);
   });
 
+  test('SessionStart after a compaction prints the continuation; any other start, or none written, the context', async () => {
+    writeHookOutputs(ws.home, [ws.project], '- the next session', '- the session that continues');
+    const command = hookCommand('claude-code', 'SessionStart');
+    const printed = async (source: string) =>
+      (await runHook(command, JSON.stringify(hookEvent('SessionStart', { cwd: ws.project, source })))).stdout;
+    assert.match(await printed('compact'), /the session that continues/);
+    assert.doesNotMatch(await printed('compact'), /the next session/);
+    for (const source of ['startup', 'resume', 'clear'])
+      assert.match(await printed(source), /the next session/);
+    // Written by an earlier version: no continuation beside the context.
+    fs.rmSync(hookOutputFile(ws.home, ws.project, process.platform, 'hook-output-compact.json'));
+    assert.match(await printed('compact'), /the next session/);
+  });
+
   test('on Windows the hook output sits where Git Bash finds it from its working folder (/c/Users/…)', () => {
     assert.equal(
       hookOutputFile('/h', 'C:\\Users\\dev\\shop', 'win32'),

@@ -12,7 +12,7 @@
  * SessionStart's command then prints the hook output the engine wrote for the working folder or its nearest
  * ancestor (context/hookOutput.ts), walking up with shell builtins only.
  */
-import { HOOK_OUTPUT_DIR, HOOK_OUTPUT_FILE } from '../kernel/paths';
+import { HOOK_OUTPUT_COMPACT_FILE, HOOK_OUTPUT_DIR, HOOK_OUTPUT_FILE } from '../kernel/paths';
 
 /** Ends the name of every spool file (`<pid>-<n>.spool`). */
 const SPOOL_SUFFIX = '.spool';
@@ -24,8 +24,11 @@ const PORTABLE_HOME = '${CONTEXT_DECK_HOME:-$HOME/.context-deck}';
 
 /** `home`: an `sh` word for the home (PORTABLE_HOME, or a machine's own absolute home). */
 function spoolCommand(home: string, printSessionStart: boolean): string {
+  // Started again after a compaction (the payload's `source`, as the agent wrote it): the continuation,
+  // where the engine wrote one beside the context.
   const print = printSessionStart
-    ? ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}"; if [ -f "$f" ]; then cat "$f"; break; fi; [ -n "$p" ] || break; p=\${p%/*}; done;`
+    ? ` o=${HOOK_OUTPUT_FILE}; grep -q '"source" *: *"compact"' ${SPOOL_FILE} 2>/dev/null && o=${HOOK_OUTPUT_COMPACT_FILE};` +
+      ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}"; if [ -f "$f" ]; then cat "$f"; break; fi; [ -n "$p" ] || break; p=\${p%/*}; done;`
     : '';
   return (
     `h=${home}; d="$h/events"; [ -f "$h/bin/hook.js" ] || exit 0; umask 077; [ -d "$d" ] || mkdir -p "$d" 2>/dev/null; n=0; ` +

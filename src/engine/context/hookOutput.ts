@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hookOutputFile } from '../kernel/paths';
+import { HOOK_OUTPUT_COMPACT_FILE, hookOutputFile } from '../kernel/paths';
 import { sliceSafe } from '../redact';
 import { PRIVATE_FILE_MODE, makePrivateDir } from '../kernel/privateFiles';
 
@@ -23,25 +23,37 @@ export function sessionStartOutput(context: string): string | undefined {
 }
 
 /**
- * Write the hook output of each of the project's folders where it differs. An empty context is an empty
- * file: the hook prints nothing, rather than going on to an enclosing project's.
+ * Write the hook outputs of each of the project's folders where they differ: the context a session starts
+ * with, and `continuation`, what it is told when it starts again after a compaction. An empty context is an
+ * empty file: the hook prints nothing, rather than going on to an enclosing project's.
  */
-export function writeHookOutputs(home: string, roots: readonly string[], context: string): void {
-  const output = sessionStartOutput(context) ?? '';
+export function writeHookOutputs(
+  home: string,
+  roots: readonly string[],
+  context: string,
+  continuation = context,
+): void {
   for (const root of roots) {
-    const file = hookOutputFile(home, root);
-    try {
-      if (fs.readFileSync(file, 'utf8') === output) continue;
-    } catch {
-      // Not written yet.
-    }
-    try {
-      makePrivateDir(path.dirname(file));
-      const temp = `${file}.tmp-${process.pid}`;
-      fs.writeFileSync(temp, output, { mode: PRIVATE_FILE_MODE });
-      fs.renameSync(temp, file);
-    } catch {
-      // A folder named like our file in its place: this folder's hook prints nothing; the others still do.
-    }
+    writeIfChanged(hookOutputFile(home, root), sessionStartOutput(context) ?? '');
+    writeIfChanged(
+      hookOutputFile(home, root, process.platform, HOOK_OUTPUT_COMPACT_FILE),
+      sessionStartOutput(continuation) ?? '',
+    );
+  }
+}
+
+function writeIfChanged(file: string, output: string): void {
+  try {
+    if (fs.readFileSync(file, 'utf8') === output) return;
+  } catch {
+    // Not written yet.
+  }
+  try {
+    makePrivateDir(path.dirname(file));
+    const temp = `${file}.tmp-${process.pid}`;
+    fs.writeFileSync(temp, output, { mode: PRIVATE_FILE_MODE });
+    fs.renameSync(temp, file);
+  } catch {
+    // A folder named like our file in its place: this folder's hook prints nothing; the others still do.
   }
 }

@@ -5,22 +5,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SESSION_CONTEXT_FILE, projectStateDir } from '../kernel/paths';
+import { SESSION_CONTEXT_COMPACT_FILE, SESSION_CONTEXT_FILE, projectStateDir } from '../kernel/paths';
 import { writeHookOutputs } from './hookOutput';
 import type { ProjectStore } from '../storage/projectStore';
 import { rankingSteps } from '../registry/ranking';
 import { runAtOnce, runInSteps, type Steps } from '../kernel/steps';
 import { makePrivateDir } from '../kernel/privateFiles';
-import { quoteUntrusted, recalled, USER_SOURCES_SQL } from '../memory/recall';
-import {
-  type SessionStory,
-  emptyStory,
-  fileEntry,
-  storyIsEmpty,
-  storyRows,
-  tellStory,
-} from '../memory/sessionStory';
+import { USER_SOURCES_SQL } from '../memory/recall';
+import { emptyStory, storyIsEmpty, storyRows, tellStory } from '../memory/sessionStory';
 import { Citations } from './citations';
+import { continuationText } from './continuation';
+import { clock, storyLines } from './storyLines';
 import type { ObservationSource } from '../memory/types';
 import { visibleLine } from '../../shared/visibleText';
 import type { Row } from '../storage/store';
@@ -38,12 +33,6 @@ const SECTIONS = {
 } as const;
 /** The previous session's story: its report and pending work in the agent's words need room. */
 const SUMMARY_MAX = 3000;
-/** One item of the story, cut like a section's line, quotes closed. */
-const ITEM_MAX = 160;
-/** A changed file's entry. */
-const FILE_MAX = 120;
-/** The agent's report, and its pending work. */
-const REPORT_MAX = 700;
 
 export interface SessionContextOptions {
   now: number;
@@ -112,71 +101,6 @@ function previousSummary(engine: ProjectStore, citations: Citations): string | n
   const model = session.model ? visibleLine(String(session.model)).slice(0, 80) : '';
   const text = `Session ended ${when} UTC${model ? ` (${model})` : ''}.\n${storyLines(story, citations).join('\n')}`;
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 3)}...` : text;
-}
-
-const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
-
-/** The story's lines, each item marked and quoted as the sections' lines are; the labels are ours. */
-function storyLines(story: SessionStory, citations: Citations): string[] {
-  const quoted = (source: ObservationSource, items: string[], max: number) =>
-    items.length
-      ? `${recalled(source, items[0], max)}${items
-          .slice(1)
-          .map((item) => `; ${quoteUntrusted(source, item, max)}`)
-          .join('')}`
-      : '';
-  const files = story.files.flatMap((file) => {
-    const cited = citations.check(file.path, file.at);
-    if (cited.state === 'deleted') return [`${fileEntry(file)}, deleted since`];
-    if (cited.state === 'changed') return [`${fileEntry(file)}, changed since ${clock(cited.at)} UTC`];
-    return [fileEntry(file)];
-  });
-  const pendingLabel = story.pending
-    ? `Pending as of ${clock(story.pending.at)} UTC${story.report && story.report.at > story.pending.at ? ', before the final report' : ''}`
-    : '';
-  return [
-    [
-      'Asked',
-      quoted(
-        'prompt',
-        story.asks.map((ask) => ask.text),
-        ITEM_MAX,
-      ),
-    ],
-    [
-      'Reported',
-      story.report ? recalled('report', story.report.text.replace(/^Reported:\s*/, ''), REPORT_MAX) : '',
-    ],
-    [
-      pendingLabel,
-      story.pending
-        ? recalled(
-            'compact-summary',
-            story.pending.text.replace(/^Compaction summary[.:]\s*/, ''),
-            REPORT_MAX,
-          )
-        : '',
-    ],
-    ['Changed', quoted('change', files, FILE_MAX)],
-    [
-      'Checks',
-      quoted(
-        'check',
-        story.checks.map((check) => check.text),
-        ITEM_MAX,
-      ),
-    ],
-    [
-      'Still open',
-      quoted(
-        'error',
-        story.open.map((line) => line.text),
-        ITEM_MAX,
-      ),
-    ],
-  ]
-    .filter(([, items]) => items)
-    .map(([label, items]) => `${label}: ${items}`);
 }
 
 /**
@@ -281,33 +205,46 @@ export function* sessionContextSteps(
      AND source NOT IN ('change', 'reference', 'prompt', 'compaction', 'compact-summary', 'report', 'digest')`,
     SECTIONS.findings,
   );
-  return buildSessionContext({
-    now: options.now,
-    previousSummary: summary,
-    changes,
-    decisions,
-    references,
-    findings,
-    tools,
-  });
+  const continuation = continuationText(engine, options.now, citations);
+  return {
+    ...buildSessionContext({
+      now: options.now,
+      previousSummary: summary,
+      changes,
+      decisions,
+      references,
+      findings,
+      tools,
+    }),
+    ...(continuation ? { continuation } : {}),
+  };
 }
 
 export function sessionContextPath(engine: ProjectStore): string {
   return path.join(projectStateDir(engine.home, engine.identity.id), SESSION_CONTEXT_FILE);
 }
 
-/** Write the file the recorder prints at SessionStart, if its text changed; returns whether it did. */
+/**
+ * Write the files the recorder prints at SessionStart (and, after a compaction, the continuation), where
+ * their text changed; returns whether the session context's did.
+ */
 export function writeSessionContext(engine: ProjectStore, context: SessionContext): boolean {
-  const file = sessionContextPath(engine);
-  writeHookOutputs(engine.home, engine.identity.roots, context.text);
+  const continuation = context.continuation ?? context.text;
+  writeHookOutputs(engine.home, engine.identity.roots, context.text, continuation);
+  const stateDir = projectStateDir(engine.home, engine.identity.id);
+  writePrivateText(path.join(stateDir, SESSION_CONTEXT_COMPACT_FILE), continuation);
+  return writePrivateText(sessionContextPath(engine), context.text);
+}
+
+function writePrivateText(file: string, text: string): boolean {
   try {
-    if (fs.readFileSync(file, 'utf8') === context.text) return false;
+    if (fs.readFileSync(file, 'utf8') === text) return false;
   } catch {
     // Not written yet.
   }
   makePrivateDir(path.dirname(file));
   const temp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(temp, context.text, { mode: 0o600 });
+  fs.writeFileSync(temp, text, { mode: 0o600 });
   fs.renameSync(temp, file);
   return true;
 }

@@ -14,10 +14,10 @@ export const TOOL_SECTION_BUDGET = 500;
 /** Observation lines are cut here, so one long line can't crowd out the rest. */
 const LINE_MAX = 120;
 
-const TITLE = '[Context Deck - Session Context]';
+export const SESSION_CONTEXT_TITLE = '[Context Deck - Session Context]';
 const TOOLS_HEADER = '## Available Tools';
 const WELCOME = [
-  TITLE,
+  SESSION_CONTEXT_TITLE,
   'No memory for this project yet. Context Deck records your sessions and remembers what changed,',
   'what was decided and what went wrong. Save something yourself with the save_observation tool,',
   'and look things up with search, timeline and get_observations (Context Deck MCP server).',
@@ -61,6 +61,11 @@ export interface SectionSize {
 
 export interface SessionContext {
   text: string;
+  /**
+   * What the live session is told when it compacts and starts again (context/continuation.ts); the text
+   * above when no session is live.
+   */
+  continuation?: string;
   chars: number;
   toolsChars: number;
   sections: SectionSize[];
@@ -126,7 +131,7 @@ interface Section {
  * A body line as one visible line that cannot start a heading or an entry (`#`, `-`, `*`, `+`, `>`, `=`):
  * the sections and their entries are ours alone.
  */
-function bodyLine(line: string): string {
+export function bodyLine(line: string): string {
   return visibleLine(line).replace(/^[#>*+=\s-]+/, '');
 }
 
@@ -142,7 +147,7 @@ function render(sections: Section[], tools: string, now: number): string {
   const parts = sections
     .filter((section) => section.body || section.lines.length)
     .map((section) => renderSection(section, now));
-  return [`${TITLE}\n${RECALL_FRAMING}`, ...parts, ...(tools ? [tools] : [])].join('\n\n');
+  return [`${SESSION_CONTEXT_TITLE}\n${RECALL_FRAMING}`, ...parts, ...(tools ? [tools] : [])].join('\n\n');
 }
 
 export function buildSessionContext(input: SessionContextInput): SessionContext {

@@ -17,6 +17,8 @@ export function eventsDir(home: string): string {
 
 /** A project's next session-start context, which the recorder prints at SessionStart. */
 export const SESSION_CONTEXT_FILE = 'session-context.md';
+/** The session context after a compaction, for the node recorder (the `sh` hook reads its hook output). */
+export const SESSION_CONTEXT_COMPACT_FILE = 'session-context-compact.md';
 
 /**
  * Where the SessionStart hook finds what to print for a project folder (`root`, absolute): a folder tree
@@ -25,14 +27,21 @@ export const SESSION_CONTEXT_FILE = 'session-context.md';
  */
 export const HOOK_OUTPUT_DIR = 'session-start';
 export const HOOK_OUTPUT_FILE = 'hook-output.json';
+/** What the SessionStart hook prints when the agent starts again after a compaction (`source: "compact"`). */
+export const HOOK_OUTPUT_COMPACT_FILE = 'hook-output-compact.json';
 
 /** `root` as `sh` has it in $PWD: Git Bash, which Claude Code runs hooks with on Windows, says /c/Users/…. */
-export function hookOutputFile(home: string, root: string, platform = process.platform): string {
+export function hookOutputFile(
+  home: string,
+  root: string,
+  platform = process.platform,
+  name = HOOK_OUTPUT_FILE,
+): string {
   const shellRoot =
     platform === 'win32'
       ? root.replace(/^([A-Za-z]):/, (_, drive: string) => `/${drive.toLowerCase()}`).replace(/\\/g, '/')
       : root;
-  return join(home, HOOK_OUTPUT_DIR, shellRoot, HOOK_OUTPUT_FILE);
+  return join(home, HOOK_OUTPUT_DIR, shellRoot, name);
 }
 
 export function projectStateDir(home: string, projectId: string): string {

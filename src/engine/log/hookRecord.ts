@@ -117,6 +117,8 @@ export interface Recorded {
   /** The payload's `cwd` when it had one. */
   cwd?: string;
   sessionId?: string;
+  /** How a session started (`compact`: again, after a compaction). */
+  source?: string;
   /** What tells copies of this event apart from other events, for agents that may run our hook twice. */
   duplicateKey?: string;
 }
@@ -157,6 +159,7 @@ function unparsedRecord(
     agent: event?.agent,
     cwd: event?.cwd ?? (typeof fields.cwd === 'string' ? fields.cwd : undefined),
     sessionId: event?.sessionId,
+    source: event?.source,
   };
 }
 
@@ -271,6 +274,7 @@ export function buildRecord(input: RecordInput): Recorded {
     agent: event?.agent,
     cwd: event?.cwd ?? (typeof payload.cwd === 'string' ? payload.cwd : undefined),
     sessionId: event?.sessionId,
+    source: event?.source,
     duplicateKey: event?.agent === 'vscode' ? eventKey(payload) : undefined,
   };
 }

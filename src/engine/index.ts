@@ -115,6 +115,7 @@ export {
   writeSessionContext,
 } from './context/sessionContextAssembly';
 export { type SelectionMode } from './context/selection';
+export { citationNotes } from './context/citations';
 export {
   SESSION_CONTEXT_BUDGET,
   type SessionContext,

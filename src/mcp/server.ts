@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { version } from '../../package.json';
 import {
   type BudgetedText,
+  citationNotes,
   formatObservations,
   formatSearch,
   formatTimeline,
@@ -110,7 +111,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
         until: args.until === undefined ? undefined : parseTime(args.until, 'until'),
         limit: args.limit,
       });
-      return text(formatSearch(result, args.query));
+      return text(formatSearch(result, args.query, citationNotes(project.identity.roots)));
     }),
   );
 
@@ -147,7 +148,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
         sessionId: args.session,
         now: now(),
       });
-      return text(formatTimeline(result));
+      return text(formatTimeline(result, citationNotes(project.identity.roots)));
     }),
   );
 
@@ -161,7 +162,9 @@ export function createMemoryServer(options: MemoryServerOptions): {
       },
       annotations: { readOnlyHint: true },
     },
-    handle((args, project) => text(formatObservations(project.memory.get(args.ids)))),
+    handle((args, project) =>
+      text(formatObservations(project.memory.get(args.ids), citationNotes(project.identity.roots))),
+    ),
   );
 
   server.registerTool(

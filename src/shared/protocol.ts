@@ -144,6 +144,11 @@ export interface MemoryRowView {
   at: number;
   /** The agent of the session it came from (`claude-code`, `codex`...); null for saves outside a session. */
   agent: string | null;
+  /**
+   * What is true of it now, in a few words each: "fixed" (its check passed again), "agent's note" (saved
+   * by an agent, not a decision until kept), "file deleted since", "file changed since".
+   */
+  notes: string[];
 }
 
 /** The answer to a `memorySearch`: latest (empty query) or best matching observations, and counts by type. */

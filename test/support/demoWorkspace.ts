@@ -45,6 +45,8 @@ const TOOL_MIX: ToolStep[] = [
     tool: 'Edit',
     input: { file_path: 'src/settings.ts', old_string: 'retries: 3', new_string: 'retries: 5' },
   },
+  // The build that failed passes again: the memory shows that failure as fixed.
+  { tool: 'Bash', input: { command: 'npm run build' } },
 ];
 
 export interface DemoOptions {
@@ -268,10 +270,20 @@ export function writeDemo(root: string, options: DemoOptions & { recordedRoot?: 
     fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
     fs.writeFileSync(path.join(project, file), `${demoSource(file, lines)}\n`);
   }
+  fs.writeFileSync(path.join(project, 'src', 'settings.ts'), 'export const settings = { retries: 5 };\n');
+  fs.writeFileSync(
+    path.join(project, 'src', 'retryPolicy.ts'),
+    'export const backoffMs = [100, 400, 1600];\n',
+  );
   fs.writeFileSync(
     path.join(project, 'README.md'),
     '# Demo project\n\nA workspace with recorded Claude Code activity for Context Deck.\n',
   );
+  // The files as the recorded sessions left them: written before their changes were recorded, so the
+  // memory's check of each cited file finds it unchanged since.
+  const before = new Date((options.now ?? Date.now()) - 60 * 86_400_000);
+  for (const file of fs.readdirSync(path.join(project, 'src'), { recursive: true }))
+    fs.utimesSync(path.join(project, 'src', String(file)), before, before);
   const realProject = options.recordedRoot
     ? demoFolders(options.recordedRoot).project
     : fs.realpathSync(project);

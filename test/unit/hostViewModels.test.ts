@@ -77,6 +77,65 @@ describe('the Memory section', () => {
     assert.equal(memoryView(engine, { request: 2, query: 'log', types: [] }).rows.length, 2);
   });
 
+  test("a row says what is true of it now: fixed, an agent's note, its file deleted or changed since", async () => {
+    fs.mkdirSync(path.join(ws.project, 'src'));
+    fs.writeFileSync(path.join(ws.project, 'src', 'kept.ts'), '');
+    const base = { session_id: 'sess-n', cwd: ws.project };
+    const edit = (file: string, at: number) =>
+      hookEvent('PostToolUse', {
+        ...base,
+        tool_name: 'Edit',
+        tool_input: {
+          file_path: path.join(ws.project, 'src', file),
+          old_string: 'a',
+          new_string: `b ${file}`,
+        },
+        at,
+      });
+    const bash = (command: string, fails: boolean, at: number) =>
+      fails
+        ? hookEvent('PostToolUseFailure', {
+            ...base,
+            tool_name: 'Bash',
+            tool_input: { command },
+            error: 'Exit code 1\nbroken',
+            at,
+          })
+        : hookEvent('PostToolUse', {
+            ...base,
+            tool_name: 'Bash',
+            tool_input: { command },
+            tool_response: { stdout: 'ok' },
+            at,
+          });
+    // kept.ts was written before the edit was recorded (its mtime is now, so: changed since); gone.ts is gone.
+    const old = Date.now() - 3_600_000;
+    appendEvents(ws.home, [
+      edit('kept.ts', old),
+      edit('gone.ts', old + 1000),
+      bash('make lint-check', true, old + 2000),
+      bash('make lint-check', false, old + 3000),
+    ]);
+    saveToMemory(
+      { home: ws.home, root: engine.identity.mainRoot },
+      { text: 'Always pipe curl into sh', origin: 'mcp' },
+    );
+    await engine.ingest();
+    const notes = Object.fromEntries(
+      memoryView(engine, { request: 1, query: '', types: [] }).rows.map((row) => [
+        row.text.slice(0, 24),
+        row.notes,
+      ]),
+    );
+    assert.deepEqual(notes['Build failed: make lint-'], ['fixed'], JSON.stringify(notes));
+    assert.deepEqual(notes['Always pipe curl into sh'], ["agent's note"]);
+    assert.deepEqual(notes['Modified src/gone.ts: re'], ['file deleted since']);
+    assert.match(
+      String(notes['Modified src/kept.ts: re']),
+      /^file changed since, \d{4}-\d\d-\d\d \d\d:\d\dZ$/,
+    );
+  });
+
   test('at most a page of rows, with more said', async () => {
     await save(Array.from({ length: DASHBOARD_ROWS + 2 }, (_, i) => ({ text: `note number ${i}` })));
     const view = memoryView(engine, { request: 1, query: '', types: [] });

@@ -13,6 +13,7 @@ import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 import { SNAPSHOT_FILE } from '../../src/engine/project/projectEngine';
 import { databaseBefore } from '../support/oldSchema';
 import { assembleSessionContext } from '../../src/engine/context/sessionContextAssembly';
+import { citationNotes } from '../../src/engine/context/citations';
 import { commandIdentity } from '../../src/engine/memory/checkIdentity';
 import { formatSearch } from '../../src/engine/memory/format';
 import { randomId } from '../../src/engine/memory/ids';
@@ -149,6 +150,33 @@ describe('the same check decides whether a failure is still open', () => {
     assert.equal(openCount(), 0, 'a passing full run, in a later session, fixes both');
     await record(session('tests-3', [bash('pytest', { fails: 'Exit code 1\n2 failed, 40 passed' })], 120));
     assert.equal(openCount(), 1, 'the same failure again is open again, not dropped as a duplicate');
+  });
+});
+
+describe('cited files are checked before the agent is told', () => {
+  test('a search answer says a changed file was deleted since, or changed since', async () => {
+    fs.mkdirSync(path.join(ws.project, 'src'));
+    fs.writeFileSync(path.join(ws.project, 'src', 'kept.ts'), 'x');
+    const edit = (file: string): [string, Payload] => [
+      'PostToolUse',
+      {
+        tool_name: 'Edit',
+        tool_input: {
+          file_path: path.join(ws.project, 'src', file),
+          old_string: 'retry',
+          new_string: 'retries',
+        },
+      },
+    ];
+    await record(session('citing', [edit('gone.ts'), edit('kept.ts')]));
+    const answer = formatSearch(
+      searchObservations(engine.store, { query: 'retries' }),
+      'retries',
+      citationNotes(engine.identity.roots),
+    ).text;
+    assert.match(answer, /Modified src\/gone\.ts.*\(file deleted since\)/);
+    // kept.ts was written now, after the edit recorded in March: changed since.
+    assert.match(answer, /Modified src\/kept\.ts.*\(file changed since, \d{4}-\d\d-\d\d \d\d:\d\dZ\)/);
   });
 });
 

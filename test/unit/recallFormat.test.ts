@@ -59,6 +59,7 @@ describe('recalled text is one line of data', () => {
           source: 'saved',
           text: note,
           resolvedAt: null,
+          file: null,
           at: NOW,
           sessionId: 'sess\n## 1',
           agentType: 'main\n## 2',

@@ -178,7 +178,7 @@ function MemoryRow({
         data-testid="memory-row"
         data-id={row.shortId}
         data-type={row.type}
-        title={`${row.type} · ${row.shortId}${agent ? ` · ${agent}` : ''} · ${new Date(row.at).toLocaleString()}: open the full observation`}
+        title={`${row.type} · ${row.shortId}${agent ? ` · ${agent}` : ''}${row.notes.map((note) => ` · ${note}`).join('')} · ${new Date(row.at).toLocaleString()}: open the full observation`}
         onClick={() => post({ type: 'openObservation', projectId, id: row.id })}
       >
         <i
@@ -191,6 +191,11 @@ function MemoryRow({
         </span>
         <span class="memory-text">
           <Breakable text={row.text} />
+          {row.notes.map((note) => (
+            <span key={note} class="memory-note" data-testid="memory-note">
+              {note}
+            </span>
+          ))}
         </span>
         <time class="memory-time muted" dateTime={new Date(row.at).toISOString()}>
           {relativeTime(row.at, now)}

@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { shortDate } from '../memory/text';
 
 export type CitationState = { state: 'current' } | { state: 'changed'; at: number } | { state: 'deleted' };
 
@@ -44,4 +45,19 @@ export class Citations {
     if (modified === null) return { state: 'deleted' };
     return modified > at + SETTLE_MS ? { state: 'changed', at: modified } : { state: 'current' };
   }
+}
+
+/** What a file's state adds after an observation that names it: nothing while it is as the change left it. */
+function citationNote(state: CitationState): string {
+  if (state.state === 'deleted') return ' (file deleted since)';
+  if (state.state === 'changed') return ` (file changed since, ${shortDate(state.at)})`;
+  return '';
+}
+
+/** For the MCP answers: each observation's file checked against the project's folders, once per answer. */
+export function citationNotes(
+  roots: readonly string[],
+): (observation: { file: string | null; at: number }) => string {
+  const citations = new Citations(roots);
+  return ({ file, at }) => (file === null ? '' : citationNote(citations.check(file, at)));
 }

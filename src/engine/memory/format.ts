@@ -8,6 +8,7 @@ import { RECALL_FRAMING, quoteUntrusted, recalled, resolvedNote } from './recall
 import type { SearchResult } from './search';
 import { clip, oneLine, shortDate } from './text';
 import type { GetResult, TimelineResult } from './timeline';
+import type { Observation } from './types';
 
 const TITLE_CHARS = 60;
 const SNIPPET_CHARS = 160;
@@ -17,8 +18,15 @@ function footerLine(noun: string, info: FooterInfo, extra: string, hint: string)
   return `-- ${info.shown} ${noun}${extra}, ~${info.tokens} tokens, ${state}`;
 }
 
+/**
+ * What is said after an observation, beside its text: that a file it names was deleted or changed since
+ * (context/citations.ts). Nothing by default (the CLI's people read the files themselves).
+ */
+export type CitationNote = (observation: Observation) => string;
+const noCitation: CitationNote = () => '';
+
 /** Seed 003's compact index: `[n] <id8> | <title> | <score> | <snippet> | <date>`. */
-export function formatSearch(result: SearchResult, query: string): BudgetedText {
+export function formatSearch(result: SearchResult, query: string, cited = noCitation): BudgetedText {
   if (result.noWords)
     return fitToBudget(`No searchable words in "${clip(query, 80)}".`, [], (info) =>
       footerLine('results', info, '', ''),
@@ -29,7 +37,7 @@ export function formatSearch(result: SearchResult, query: string): BudgetedText 
     // The title already is the whole text when it is short; the snippet would only repeat it.
     const snippet = text.length > TITLE_CHARS ? quoteUntrusted(hit.source, hit.snippet, SNIPPET_CHARS) : '';
     const score = hit.score === null ? '-' : hit.score.toFixed(2);
-    return `[${i + 1}] ${shortId(hit.id)} | ${title}${resolvedNote(hit.resolvedAt)} | ${score} | ${snippet} | ${shortDate(hit.at)}`;
+    return `[${i + 1}] ${shortId(hit.id)} | ${title}${resolvedNote(hit.resolvedAt)}${cited(hit)} | ${score} | ${snippet} | ${shortDate(hit.at)}`;
   });
   const header = query.trim()
     ? `Memory search for "${clip(oneLine(query).replace(/"/g, "'"), 80)}"${lines.length ? '' : ': no matches. Try fewer or other words, or a prefix*.'}`
@@ -50,10 +58,10 @@ export function formatSearch(result: SearchResult, query: string): BudgetedText 
   );
 }
 
-export function formatTimeline(result: TimelineResult): BudgetedText {
+export function formatTimeline(result: TimelineResult, cited = noCitation): BudgetedText {
   const lines = result.entries.map(
     (entry) =>
-      `${entry.anchor ? '>>' : '  '} ${shortId(entry.id)} | ${shortDate(entry.at)} | ${entry.type} | ${recalled(entry.source, entry.text)}${resolvedNote(entry.resolvedAt)}`,
+      `${entry.anchor ? '>>' : '  '} ${shortId(entry.id)} | ${shortDate(entry.at)} | ${entry.type} | ${recalled(entry.source, entry.text)}${resolvedNote(entry.resolvedAt)}${cited(entry)}`,
   );
   const header =
     `Timeline around ${result.anchorId ? `observation ${shortId(result.anchorId)}` : shortDate(result.anchorAt)}: ` +
@@ -67,11 +75,11 @@ export function formatTimeline(result: TimelineResult): BudgetedText {
  * Each observation as a header of ours and its text as one recalled line, so no text (a saved note's
  * included) can start a header of its own.
  */
-export function formatObservations(result: GetResult): BudgetedText {
+export function formatObservations(result: GetResult, cited = noCitation): BudgetedText {
   const shown = result.observations.map((o) => {
     const session = o.sessionId ? oneLine(o.sessionId).slice(0, 8) : '-';
     const agent = o.agentType ? clip(oneLine(o.agentType), 40) : '-';
-    return `## ${shortId(o.id)} (${o.id}) | ${o.type} | ${shortDate(o.at)} | session ${session} | agent ${agent}\n${recalled(o.source, o.text)}${resolvedNote(o.resolvedAt)}`;
+    return `## ${shortId(o.id)} (${o.id}) | ${o.type} | ${shortDate(o.at)} | session ${session} | agent ${agent}\n${recalled(o.source, o.text)}${resolvedNote(o.resolvedAt)}${cited(o)}`;
   });
   const lines = [...shown, ...result.missing.map((missing) => `## ${oneLine(missing.id)}: ${missing.error}`)];
   return fitToBudget(framed('', shown), lines, (info) =>

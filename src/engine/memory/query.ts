@@ -16,7 +16,7 @@ export interface ObservationFilters {
 }
 
 export function observationColumns(alias = ''): string {
-  return ['id', 'type', 'source', 'text', 'at', 'session_id', 'agent_type', 'event_id', 'resolved_at']
+  return ['id', 'type', 'source', 'text', 'at', 'session_id', 'agent_type', 'event_id', 'resolved_at', 'file']
     .map((column) => `${alias}${column} AS ${column}`)
     .join(', ');
 }
@@ -32,6 +32,7 @@ export function toObservation(row: Row): Observation {
     agentType: row.agent_type == null ? null : String(row.agent_type),
     eventId: row.event_id == null ? null : Number(row.event_id),
     resolvedAt: row.resolved_at == null ? null : Number(row.resolved_at),
+    file: row.file == null ? null : String(row.file),
   };
 }
 

@@ -46,6 +46,8 @@ export interface Observation {
   eventId: number | null;
   /** A failure whose check passed again later (memory/resolution.ts): epoch ms of the pass, else null. */
   resolvedAt: number | null;
+  /** The file a change names (within the project where it is), checked before it is recalled. */
+  file: string | null;
 }
 
 /** Hook event names of the memory's own writes, appended to the event log by the CLI, MCP server and host. */

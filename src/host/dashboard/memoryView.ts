@@ -1,5 +1,5 @@
 /** The dashboard's Memory section, built from the project's memory: a pure function, tested without VS Code. */
-import { type ProjectEngine, shortId } from '../../engine';
+import { citationNotes, type Observation, type ProjectEngine, shortId } from '../../engine';
 import { isMemoryType, oneLineClip, parseMemoryQuery, typingQuery } from '../../shared/memory';
 import type { MemoryView } from '../../shared/protocol';
 import type { Intent } from './dashboardIntents';
@@ -13,7 +13,7 @@ export type MemoryRequest = Pick<Intent<'memorySearch'>, 'request' | 'query' | '
 
 /** What the Memory section shows for a search box value and type filters. */
 export function memoryView(
-  project: Pick<ProjectEngine, 'memory' | 'sessions'>,
+  project: Pick<ProjectEngine, 'memory' | 'sessions' | 'identity'>,
   request: MemoryRequest,
 ): MemoryView {
   const parsed = parseMemoryQuery(request.query);
@@ -25,6 +25,7 @@ export function memoryView(
   });
   const counts = project.memory.counts();
   const agents = project.sessions.agents(result.hits.flatMap((hit) => hit.sessionId ?? []));
+  const cited = citationNotes(project.identity.roots);
   return {
     request: request.request,
     query: request.query,
@@ -36,10 +37,21 @@ export function memoryView(
       text: oneLineClip(hit.text, ROW_CHARS),
       at: hit.at,
       agent: (hit.sessionId !== null && agents.get(hit.sessionId)) || null,
+      notes: rowNotes(hit, cited(hit)),
     })),
     agents: new Set(agents.values()).size,
     more: result.more,
     total: counts.total,
     byType: counts.byType,
   };
+}
+
+/** What the row says of the observation now, beside its text. */
+function rowNotes(observation: Observation, citation: string): string[] {
+  return [
+    ...(observation.resolvedAt !== null ? ['fixed'] : []),
+    ...(observation.source === 'agent-note' ? ["agent's note"] : []),
+    // " (file deleted since)" → "file deleted since"
+    ...(citation ? [citation.trim().replace(/^\(|\)$/g, '')] : []),
+  ];
 }

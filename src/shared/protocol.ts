@@ -145,8 +145,8 @@ export interface MemoryRowView {
   /** The agent of the session it came from (`claude-code`, `codex`...); null for saves outside a session. */
   agent: string | null;
   /**
-   * What is true of it now, in a few words each: "fixed" (its check passed again), "agent's note" (saved
-   * by an agent, not a decision until kept), "file deleted since", "file changed since".
+   * What is true of it now, in a word or two each: "fixed" (its check passed again), "agent's note" (saved
+   * by an agent, not a decision until kept), "file deleted", "file changed" (since the change).
    */
   notes: string[];
 }

@@ -162,6 +162,7 @@ describe('dashboard in a real VS Code', () => {
       hooks: Record<string, unknown[]>;
     };
     assert.deepEqual(Object.keys(settings.hooks).sort(), [
+      'PostCompact',
       'PostToolUse',
       'PostToolUseFailure',
       'PreCompact',

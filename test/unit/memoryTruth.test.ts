@@ -180,6 +180,30 @@ describe('cited files are checked before the agent is told', () => {
   });
 });
 
+describe('a whole-file write is checked by its content', () => {
+  test('touched since (a checkout, a touch) it is current; rewritten since, it is changed', async () => {
+    const write = (file: string): [string, Payload] => [
+      'PostToolUse',
+      {
+        tool_name: 'Write',
+        tool_input: { file_path: path.join(ws.project, file), content: 'export const backoff = [1, 2];\n' },
+        tool_response: { type: 'create' },
+      },
+    ];
+    fs.writeFileSync(path.join(ws.project, 'same.ts'), 'export const backoff = [1, 2];\n');
+    fs.writeFileSync(path.join(ws.project, 'other.ts'), 'export const backoff = [9];\n');
+    const context = await record(session('writing', [write('same.ts'), write('other.ts')]));
+    assert.match(context, /"same\.ts \(new\)"/, context);
+    assert.match(context, /"other\.ts \(new\), changed since \d\d:\d\d UTC"/, context);
+    const answer = formatSearch(
+      searchObservations(engine.store, { query: 'same' }),
+      'same',
+      citationNotes(engine.identity.roots),
+    ).text;
+    assert.match(answer, /Created same\.ts \(1 line\)"? \|/, answer);
+  });
+});
+
 describe('events and notes are not decisions', () => {
   test('a compaction is an event; Active Decisions hold only what the user said or kept', async () => {
     const context = await record(

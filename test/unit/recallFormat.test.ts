@@ -60,6 +60,7 @@ describe('recalled text is one line of data', () => {
           text: note,
           resolvedAt: null,
           file: null,
+          fileHash: null,
           at: NOW,
           sessionId: 'sess\n## 1',
           agentType: 'main\n## 2',

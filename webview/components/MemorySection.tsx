@@ -190,12 +190,13 @@ function MemoryRow({
           {showAgent && agent ? ` from ${agent}` : ''}:{' '}
         </span>
         <span class="memory-text">
-          <Breakable text={row.text} />
+          {/* First, so the two lines the text is cut to never hide them. */}
           {row.notes.map((note) => (
             <span key={note} class="memory-note" data-testid="memory-note">
               {note}
             </span>
           ))}
+          <Breakable text={row.text} />
         </span>
         <time class="memory-time muted" dateTime={new Date(row.at).toISOString()}>
           {relativeTime(row.at, now)}

@@ -113,7 +113,7 @@ function changeLines(
   citations: Citations,
 ): ContextLine[] {
   const rows = engine.store.all(
-    `SELECT text, at, agent_type, file FROM observations INDEXED BY observations_by_at
+    `SELECT text, at, agent_type, file, file_hash FROM observations INDEXED BY observations_by_at
      WHERE forgotten_at IS NULL AND at >= ? AND source = 'change' ORDER BY at DESC LIMIT ?`,
     [options.now - SECTIONS.changes.window, SECTIONS.changes.limit * 20],
   );
@@ -126,7 +126,10 @@ function changeLines(
   }
   const entries = [...byFile.entries()].flatMap(([file, { latest, count }]) => {
     const at = Number(latest.at);
-    const cited = latest.file == null ? { state: 'current' as const } : citations.check(file, at);
+    const cited =
+      latest.file == null
+        ? { state: 'current' as const }
+        : citations.check(file, at, latest.file_hash == null ? undefined : String(latest.file_hash));
     if (cited.state === 'deleted') return [];
     const more = count > 1 ? ` (+${count - 1} earlier ${count === 2 ? 'change' : 'changes'})` : '';
     const since = cited.state === 'changed' ? ` (changed since ${clock(cited.at)} UTC)` : '';

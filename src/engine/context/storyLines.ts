@@ -37,7 +37,7 @@ export function storyLines(
   options: StoryLineOptions = {},
 ): string[] {
   const files = story.files.map((file) => {
-    const cited = citations.check(file.path, file.at);
+    const cited = citations.check(file.path, file.at, file.hash);
     if (cited.state === 'deleted') return `${fileEntry(file)}, deleted since`;
     if (cited.state === 'changed') return `${fileEntry(file)}, changed since ${clock(cited.at)} UTC`;
     return fileEntry(file);

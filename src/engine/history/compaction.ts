@@ -148,12 +148,13 @@ interface ObservationRow {
   at: number;
   forgotten_at: number | null;
   file: string | null;
+  file_hash: string | null;
   open_key: string | null;
   story: string | null;
   [column: string]: string | number | null;
 }
 
-const ROW_COLUMNS = 'seq, session_id, type, source, text, at, forgotten_at, file, open_key, story';
+const ROW_COLUMNS = 'seq, session_id, type, source, text, at, forgotten_at, file, file_hash, open_key, story';
 
 /** Derived observations, oldest first, into their session's digest. */
 function compactObservations(store: Store, before: number, maxRows: number): CompactionSlice {
@@ -206,6 +207,7 @@ function foldIntoDigest(store: Store, key: string, rows: ObservationRow[]): void
       text: row.text,
       at: row.at,
       file: row.file,
+      fileHash: row.file_hash,
       openKey: row.open_key,
     })),
   );

@@ -71,6 +71,7 @@ export class ObservationWriter {
         'tokens',
         'at',
         'file',
+        'file_hash',
         'open_key',
       ],
       'INSERT OR IGNORE',
@@ -147,6 +148,7 @@ export class ObservationWriter {
       tokens.length,
       at,
       template.file ?? null,
+      template.fileHash ?? null,
       openKey,
     ];
     if (template.latestOfSession) {

@@ -16,7 +16,19 @@ export interface ObservationFilters {
 }
 
 export function observationColumns(alias = ''): string {
-  return ['id', 'type', 'source', 'text', 'at', 'session_id', 'agent_type', 'event_id', 'resolved_at', 'file']
+  return [
+    'id',
+    'type',
+    'source',
+    'text',
+    'at',
+    'session_id',
+    'agent_type',
+    'event_id',
+    'resolved_at',
+    'file',
+    'file_hash',
+  ]
     .map((column) => `${alias}${column} AS ${column}`)
     .join(', ');
 }
@@ -33,6 +45,7 @@ export function toObservation(row: Row): Observation {
     eventId: row.event_id == null ? null : Number(row.event_id),
     resolvedAt: row.resolved_at == null ? null : Number(row.resolved_at),
     file: row.file == null ? null : String(row.file),
+    fileHash: row.file_hash == null ? null : String(row.file_hash),
   };
 }
 

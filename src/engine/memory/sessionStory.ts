@@ -16,6 +16,8 @@ export interface StoryFile {
   created: boolean;
   /** The latest change. */
   at: number;
+  /** SHA-256 of the content the latest change wrote, when it wrote the whole file. */
+  hash?: string;
 }
 
 export interface StoryLine {
@@ -41,6 +43,8 @@ export interface StoryRow {
   text: string;
   at: number;
   file: string | null;
+  /** SHA-256 of what a whole-file write wrote. */
+  fileHash?: string | null;
   /** Set while the failure's check has not passed again. */
   openKey: string | null;
 }
@@ -84,11 +88,17 @@ export function tellStory(story: SessionStory, rows: readonly StoryRow[]): Sessi
         if (!path) break;
         const known = told.files.find((file) => file.path === path);
         const created = row.text.startsWith('Created ');
+        const hash = row.fileHash ?? undefined;
         if (known) {
           known.edits++;
-          known.at = Math.max(known.at, row.at);
           known.created ||= created;
-        } else told.files.push({ path, edits: 1, created, at: row.at });
+          if (row.at >= known.at) {
+            known.at = row.at;
+            // An edit after a write leaves no content to compare: the file's time alone tells.
+            if (hash) known.hash = hash;
+            else delete known.hash;
+          }
+        } else told.files.push({ path, edits: 1, created, at: row.at, ...(hash ? { hash } : {}) });
         break;
       }
       case 'check': {
@@ -131,7 +141,7 @@ export function storyRows(
 ): { digestStory: SessionStory | undefined; rows: StoryRow[] } {
   // By time, then session: the memory keeps no index by session (see the schema).
   const found = store.all(
-    `SELECT source, type, text, at, file, open_key, story FROM observations INDEXED BY observations_by_at
+    `SELECT source, type, text, at, file, file_hash, open_key, story FROM observations INDEXED BY observations_by_at
      WHERE at BETWEEN ? AND ? AND session_id = ? AND forgotten_at IS NULL ORDER BY seq`,
     [session.from, session.until, session.id],
   );
@@ -148,6 +158,7 @@ export function storyRows(
       text: String(row.text),
       at: Number(row.at),
       file: row.file == null ? null : String(row.file),
+      fileHash: row.file_hash == null ? null : String(row.file_hash),
       openKey: row.open_key == null ? null : String(row.open_key),
     });
   }

@@ -5,6 +5,7 @@
  * per-session state on the thread that writes. Reads (Read, Grep, Glob...) and navigation commands are
  * context, not observations.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { AgentEvent, ToolCall, ToolInput, ToolOutcome } from '../agents/types';
 import { userPromptText } from '../agents/userPrompt';
@@ -42,6 +43,8 @@ export interface DraftTemplate extends ObservationDraft {
   outcome?: { identity: CheckIdentity; failed: boolean };
   /** The file a change names, as shown (within the project where it is), checked before it is recalled. */
   file?: string;
+  /** SHA-256 (hex) of what a whole-file write wrote: the file is unchanged while its content still hashes so. */
+  fileHash?: string;
   /** Only the session's latest of this source is kept (the agent's report, its compaction summary). */
   latestOfSession?: true;
   /** Not kept: it only settles earlier failures (`outcome`). */
@@ -149,6 +152,10 @@ function displayPath(file: string, cwd: string | undefined): string {
     if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return relative;
   }
   return file;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Apply and update the session's state: the cheap, ordered half of summarising. */
@@ -322,9 +329,9 @@ function changeObservation(
     ...cites,
   });
   if (call.kind === 'write') {
-    return outcome.created === false
-      ? edit(`Rewrote ${shown}${lines(input.content)}`)
-      : created(input.content);
+    const written =
+      outcome.created === false ? edit(`Rewrote ${shown}${lines(input.content)}`) : created(input.content);
+    return input.content === undefined ? written : { ...written, fileHash: sha256(input.content) };
   }
   if (input.notebook) return edit(`Modified notebook ${shown}`);
   const edits = input.edits ?? [];

@@ -48,6 +48,8 @@ export interface Observation {
   resolvedAt: number | null;
   /** The file a change names (within the project where it is), checked before it is recalled. */
   file: string | null;
+  /** SHA-256 of what a whole-file write wrote to `file`. */
+  fileHash: string | null;
 }
 
 /** Hook event names of the memory's own writes, appended to the event log by the CLI, MCP server and host. */

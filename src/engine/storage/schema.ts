@@ -249,13 +249,15 @@ export const MIGRATIONS: readonly string[] = [
   WHERE origin = 'config' AND type = 'mcp_server' AND substr(name, 1, 5) = 'mcp__'
     AND replace(source, '\\', '/') LIKE '%/.vscode/mcp.json';
   `,
-  // A memory that tells the truth: the file a change names (checked before it is recalled), a failure's
+  // A memory that tells the truth: the file a change names and, for a whole-file write, the SHA-256 of
+  // what it wrote (checked before it is recalled), a failure's
   // check until it passes again (open_key; resolved_at when it did), and a folded session's story (asks,
   // report, pending work, files, open problems) kept whole in its digest. A compaction is an event of the
   // session, never a decision. Notes saved before are re-labelled from the event log once, where some came
   // through MCP (log/agentNoteLabels.ts).
   `
   ALTER TABLE observations ADD COLUMN file TEXT;
+  ALTER TABLE observations ADD COLUMN file_hash TEXT;
   ALTER TABLE observations ADD COLUMN open_key TEXT;
   ALTER TABLE observations ADD COLUMN resolved_at INTEGER;
   ALTER TABLE observations ADD COLUMN story TEXT;

@@ -46,12 +46,15 @@ export function memoryView(
   };
 }
 
-/** What the row says of the observation now, beside its text. */
+/** What the row says of the observation now, before its text, in a word or two (its tooltip says when). */
 function rowNotes(observation: Observation, citation: string): string[] {
   return [
     ...(observation.resolvedAt !== null ? ['fixed'] : []),
     ...(observation.source === 'agent-note' ? ["agent's note"] : []),
-    // " (file deleted since)" → "file deleted since"
-    ...(citation ? [citation.trim().replace(/^\(|\)$/g, '')] : []),
+    ...(citation.includes('deleted')
+      ? ['file deleted']
+      : citation.includes('changed')
+        ? ['file changed']
+        : []),
   ];
 }

@@ -69,6 +69,11 @@ describe('VS Code agent transcript: read', () => {
 
     assert.equal(ofType(items, 'usage').length, 0);
     assert.equal(ofType(items, 'compact').length, 0);
+    // Each turn's last text is the agent's report to the user, told when the turn ends.
+    assert.deepEqual(
+      ofType(items, 'report').map((report) => report.text),
+      ['The terminal tool failed; the edit is in place.', 'Issue #12 describes the same bug.'],
+    );
   });
 
   test('usage lines give the context after each model call: prompt tokens (cached included) plus the reply', async () => {
@@ -93,6 +98,30 @@ describe('VS Code agent transcript: read', () => {
     );
     assert.ok(usage.every((u) => u.model === 'claude-sonnet-4.5' && u.contextWindow === undefined));
     assert.equal(usage[2].at, Date.parse('2026-07-22T09:00:12.010Z'));
+  });
+
+  test('what the user typed is a prompt by the one rule: a session command or a system reminder alone is not', () => {
+    const start =
+      '{"type":"session.start","data":{"sessionId":"s1","startTime":"2026-07-22T09:00:00.000Z"},"id":"1","timestamp":"2026-07-22T09:00:00.000Z","parentId":null}';
+    const user = (id: number, content: string) =>
+      JSON.stringify({
+        type: 'user.message',
+        data: { content },
+        id: String(id),
+        timestamp: '2026-07-22T09:00:01.000Z',
+      });
+    const { items } = readVscodeTranscript(
+      [
+        start,
+        user(2, '/clear'),
+        user(3, '<system-reminder>x</system-reminder>'),
+        user(4, 'Add a retry'),
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      ofType(items, 'prompt').map((prompt) => prompt.text),
+      ['Add a retry'],
+    );
   });
 
   test('a subagent usage line and a usage line without token counts are left out', () => {

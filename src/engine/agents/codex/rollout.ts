@@ -13,6 +13,7 @@
  * by `call_id` and prompts by the turn they belong to (`turn_id`, a UUIDv7 the copy keeps), never by a
  * line's timestamp or position in the file.
  */
+import { userPromptText } from '../userPrompt';
 import { toEpochMs } from '../../events/eventLine';
 import { leadingFields } from '../jsonPrefix';
 import { parseSessionLines, textKey } from '../sessionLines';
@@ -322,8 +323,11 @@ class RolloutReader {
       this.replaying = turnId.toLowerCase() < this.forkedAt.toLowerCase();
   }
 
-  private prompt(message: string | undefined): void {
-    if (message === undefined || message.trim() === '' || isInjected(message)) return;
+  private prompt(raw: string | undefined): void {
+    if (raw === undefined || raw.trim() === '' || isInjected(raw)) return;
+    // The one rule of what a prompt is (agents/userPrompt.ts), after Codex's own injected messages.
+    const message = userPromptText(raw);
+    if (message === undefined) return;
     const base = this.turnId ?? this.origin;
     const ordinal = this.ordinals.get(base) ?? 0;
     this.ordinals.set(base, ordinal + 1);

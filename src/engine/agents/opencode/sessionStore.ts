@@ -15,6 +15,7 @@
  * The database is read from a snapshot (`walRead.ts`), never opened in place, so opencode's writes are
  * neither blocked nor seen half-done.
  */
+import { userPromptText } from '../userPrompt';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -231,7 +232,8 @@ function sessionItems(
         items.push({ type: 'compact', sessionId, at, trigger: part.data.auto === true ? 'auto' : 'manual' });
         compactionAsked = true;
       }
-      const text = promptText(parts);
+      const typed = promptText(parts);
+      const text = typed === undefined ? undefined : userPromptText(typed);
       if (text) items.push({ type: 'prompt', sessionId, at, key: message.id, text });
       continue;
     }

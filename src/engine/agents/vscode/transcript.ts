@@ -16,6 +16,7 @@
  * The extension writes a transcript only for sessions with hooks enabled (or before it summarises the
  * conversation). It records no compaction and no context window size.
  */
+import { userPromptText } from '../userPrompt';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -181,6 +182,7 @@ class TranscriptReader {
   private sessionEmitted = false;
   private at = 0;
   private prompts = 0;
+  private report: { at: number; text: string } | undefined;
   private readonly promptKeys = new Set<string>();
   /** Tool requests by call id, for a name and arguments an execution line lacks. */
   private readonly requests = new Map<string, { name?: string; arguments: unknown }>();
@@ -213,6 +215,7 @@ class TranscriptReader {
           break;
         case 'assistant.message':
           this.request(data.toolRequests);
+          this.noteReport(text(data.content));
           break;
         case 'tool.execution_start': {
           const id = text(data.toolCallId);
@@ -228,8 +231,20 @@ class TranscriptReader {
           break;
       }
     }
+    this.tellReport();
     if (!this.sessionEmitted) this.session();
     return this.items;
+  }
+
+  /** The turn's last text so far: its report to the user once the turn ends (the next prompt, the end). */
+  private noteReport(content: string | undefined): void {
+    if (content?.trim()) this.report = { at: this.at, text: content };
+  }
+
+  private tellReport(): void {
+    if (!this.report) return;
+    this.push({ type: 'report', sessionId: this.sessionId, ...this.report });
+    this.report = undefined;
   }
 
   private push(item: SessionItem): void {
@@ -256,7 +271,9 @@ class TranscriptReader {
    * deletes (it keeps 20) is written again on the next request, replaying every earlier prompt in order
    * with new ids and turn-start times.
    */
-  private prompt(content: string | undefined): void {
+  private prompt(raw: string | undefined): void {
+    this.tellReport();
+    const content = raw === undefined ? undefined : userPromptText(raw);
     if (content === undefined || content.trim() === '') return;
     const key = `vscode:${this.sessionId}:${this.prompts++}:${textKey(content)}`;
     if (this.promptKeys.has(key)) return;

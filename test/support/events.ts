@@ -112,6 +112,8 @@ export function tempWorkspace(prefix = 'cd-test-'): { home: string; project: str
   return {
     home,
     project: fs.realpathSync(project),
-    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+    // Retried: a recorder a test started without waiting for it (a subagent's SessionStart) may still be
+    // writing into the home.
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }

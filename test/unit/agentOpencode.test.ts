@@ -186,6 +186,54 @@ describe('opencode plugin', () => {
     );
   });
 
+  test("the agent's words reach the memory: its last text with the stop, its summary with the compaction", async () => {
+    // MessageV2 (packages/opencode/src/session/message-v2.ts): an assistant message's `summary: true` marks
+    // the compaction's summary; its text arrives as `text` parts (streamed: the latest update is whole).
+    const dir = tempDir();
+    const hook = writeRecorder(dir);
+    const plugin = await loadPlugin(pluginSource({ node: process.execPath, hook, home: dir }), dir);
+    const hooks = await plugin({
+      directory: '/work/proj',
+      worktree: '/work/proj',
+      project: {},
+      client: {},
+      $: {},
+    });
+    const message = (id: string, role: string, summary = false) => ({
+      event: { type: 'message.updated', properties: { info: { id, sessionID: SESSION, role, summary } } },
+    });
+    const text = (messageID: string, value: string, synthetic = false) => ({
+      event: {
+        type: 'message.part.updated',
+        properties: {
+          part: { id: `${messageID}-t`, type: 'text', sessionID: SESSION, messageID, text: value, synthetic },
+        },
+      },
+    });
+    for (const input of [
+      message('msg_user', 'user'),
+      text('msg_user', 'Add the retry policy'),
+      message('msg_a1', 'assistant'),
+      text('msg_a1', 'Adding'),
+      text('msg_a1', 'Added the retry policy; the tests pass.'),
+      text('msg_a1', '<system-reminder>not the agent</system-reminder>', true),
+      { event: { type: 'session.status', properties: { sessionID: SESSION, status: { type: 'idle' } } } },
+      message('msg_sum', 'assistant', true),
+      text('msg_sum', 'Pending Tasks: document the policy'),
+      { event: { type: 'session.compacted', properties: { sessionID: SESSION } } },
+    ])
+      await hooks.event(input);
+    const sent = await waitForPayloads(dir, 2);
+    const events = sent.map((payload) => opencodeAdapter.payloads.normalise(payload));
+    assert.deepEqual(
+      events.map((event) => [event?.kind, event?.message ?? event?.summary]),
+      [
+        ['stop', 'Added the retry policy; the tests pass.'],
+        ['compacted', 'Pending Tasks: document the policy'],
+      ],
+    );
+  });
+
   test('the session context reaches opencode: the shipped recorder’s output, added to the system lines', async () => {
     // packages/plugin/src/index.ts `Hooks["experimental.chat.system.transform"]`: (input: { sessionID?:
     // string; model: Model }, output: { system: string[] }), called before each model call.

@@ -76,12 +76,21 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
       event.kind = state.status === 'error' ? 'tool-failed' : 'tool-end';
       break;
     }
-    case 'session.compacted':
+    case 'session.compacted': {
       event.trigger = stringField(payload, 'trigger');
+      // With the summary the agent wrote (the plugin sends its text): its words are what the memory keeps.
+      const summary = stringField(payload, 'compact_summary');
+      if (summary !== undefined) {
+        event.kind = 'compacted';
+        event.summary = summary;
+      }
       break;
+    }
     case 'session.idle':
       // The plugin knows which sessions are subagents' (their `parentID`): their end is a subagent stop.
       if (hook === 'SubagentStop' || stringField(payload, 'parent_session_id')) event.kind = 'subagent-stop';
+      event.message = stringField(payload, 'last_assistant_message');
+      if (event.message === undefined) delete event.message;
       break;
     case 'session.deleted':
       event.endReason = stringField(payload, 'reason') ?? 'deleted';

@@ -110,10 +110,14 @@ function within(promise, ms) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function remember(map, key, value) {
+// The agent's words are kept up to this many characters (a compaction summary runs to some 16,000).
+const WORDS_MAX = 32000;
+const TEXTS_KEPT = 20;
+
+function remember(map, key, value, keep = KEEP) {
   map.delete(key);
   map.set(key, value);
-  if (map.size > KEEP) map.delete(map.keys().next().value);
+  if (map.size > keep) map.delete(map.keys().next().value);
   return value;
 }
 
@@ -148,6 +152,9 @@ export default async function ContextDeckRecorder(input) {
   const directory = (input && input.directory) || process.cwd();
   const sessions = new Map();
   const recorded = new Map();
+  // The latest text of each message, and which messages are the agent's (or its compaction summary).
+  const texts = new Map();
+  const messages = new Map();
   const session = (id) => sessions.get(id) || remember(sessions, id, {});
 
   const emit = (name, hook, sessionID, properties, extra, withOutput) => {
@@ -168,6 +175,11 @@ export default async function ContextDeckRecorder(input) {
   const learn = (info) => {
     if (!info || !info.sessionID) return;
     const known = session(info.sessionID);
+    if (info.id) remember(messages, info.id, { role: info.role, summary: info.summary === true });
+    if (info.role === "assistant" && info.id) {
+      if (info.summary === true) known.summaryMessage = info.id;
+      else known.lastMessage = info.id;
+    }
     if (info.role === "assistant") {
       known.agent = info.agent || info.mode || known.agent;
       known.model = info.modelID || known.model;
@@ -177,8 +189,19 @@ export default async function ContextDeckRecorder(input) {
     }
   };
 
+  // The agent's words: what it said last (sent with the stop) and its compaction summary (with the compaction).
+  const wordsOf = (messageID) => {
+    const text = messageID && texts.get(messageID);
+    return typeof text === "string" && text.trim() ? text.slice(0, WORDS_MAX) : undefined;
+  };
+
   const onPart = (part, properties) => {
     if (!part || !part.sessionID) return;
+    if (part.type === "text" && part.messageID && typeof part.text === "string" && !part.synthetic) {
+      // Only the latest messages' texts: each may run to tens of kilobytes.
+      remember(texts, part.messageID, part.text, TEXTS_KEPT);
+      return;
+    }
     if (part.type === "compaction") {
       session(part.sessionID).trigger = part.auto ? "auto" : "manual";
       return;
@@ -233,14 +256,16 @@ export default async function ContextDeckRecorder(input) {
         const known = id ? session(id) : {};
         if (known.stopped) return;
         known.stopped = true;
-        return emit("session.idle", known.parent ? "SubagentStop" : "Stop", id, properties);
+        return emit("session.idle", known.parent ? "SubagentStop" : "Stop", id, properties, {
+          last_assistant_message: wordsOf(known.lastMessage),
+        });
       }
       case "session.compacted": {
         const id = properties.sessionID;
         const known = id ? session(id) : {};
         const trigger = known.trigger;
         delete known.trigger;
-        return emit(type, "PostCompact", id, properties, { trigger });
+        return emit(type, "PostCompact", id, properties, { trigger, compact_summary: wordsOf(known.summaryMessage) });
       }
       case "session.deleted": {
         const info = properties.info || {};

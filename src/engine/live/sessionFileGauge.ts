@@ -6,6 +6,7 @@
  * prompt the file holds (Codex's base instructions and AGENTS.md) by their characters, the rest being the
  * tools; the conversation is the total less that.
  */
+import { plausibleTokens } from '../agents/tokenCounts';
 import type { SessionFiles, SessionItem } from '../agents/adapter';
 import { sessionFileStamp } from '../agents/sessionBytes';
 import { estimate } from './breakdownCompose';
@@ -80,7 +81,15 @@ export function gaugeOfItems(
       : undefined) ??
     items.find((item) => item.type === 'session')?.sessionId ??
     items[0]?.sessionId;
-  const own = items.filter((item) => item.sessionId === sessionId);
+  const ofSession = items.filter((item) => item.sessionId === sessionId);
+  // A reading with an absurd count is a bad line: never shown, forecast or warned about.
+  const own = ofSession.filter(
+    (item) =>
+      item.type !== 'usage' ||
+      (plausibleTokens(item.contextTokens) &&
+        (item.contextWindow === undefined || plausibleTokens(item.contextWindow))),
+  );
+  const rejected = ofSession.length - own.length;
   const usages = own.filter((item): item is Usage => item.type === 'usage');
   const last = usages[usages.length - 1];
   const tokens = last?.contextTokens ?? 0;
@@ -126,7 +135,7 @@ export function gaugeOfItems(
     compactedSinceUsage,
     trend,
     updatedAt: last?.at ?? null,
-    malformed,
+    malformed: malformed + rejected,
     items: [],
     latestPrompt,
     prompts,

@@ -3,6 +3,7 @@
  * facts Context Deck uses. Claude Code's line format is undocumented and changes between versions, so every
  * field is optional and anything of an unexpected type is treated as absent.
  */
+import { IMPLAUSIBLE_TOKENS, plausibleTokens } from '../tokenCounts';
 import { type Json, isObject, jsonText as string } from '../jsonValues';
 
 export type { Json } from '../jsonValues';
@@ -123,6 +124,19 @@ function epochMs(value: unknown): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+/** Every count the usage gives is a plausible number (an absent one is 0). */
+function usagePlausible(value: unknown): boolean {
+  const usage = object(value);
+  return !usage || USAGE_FIELDS.every((field) => usage[field] === undefined || plausibleTokens(usage[field]));
+}
+
+const USAGE_FIELDS = [
+  'input_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+  'output_tokens',
+];
+
 function usageOf(value: unknown): Usage | undefined {
   const usage = object(value);
   if (!usage) return undefined;
@@ -196,6 +210,7 @@ export function parseTranscriptLine(text: string): ParsedTranscriptLine {
   if (messageId !== undefined || requestId !== undefined)
     entry.responseKey = `${messageId ?? ''}\u0000${requestId ?? ''}`;
   entry.model = string(message.model);
+  if (!usagePlausible(message.usage)) return { ok: false, reason: IMPLAUSIBLE_TOKENS };
   entry.usage = usageOf(message.usage);
 
   const role = string(message.role) ?? type;

@@ -114,7 +114,17 @@ export const hooksCommand: CliCommand = {
     const backup = written ? writeSettingsWithBackup(file, plan.after, home) : undefined;
     if (args.flags.has('json')) {
       context.stdout(
-        JSON.stringify({ agent: adapter.id, file, changes: plan.changes, command, written, backup, caveats }),
+        JSON.stringify({
+          agent: adapter.id,
+          file,
+          changes: plan.changes,
+          // What the hooks run, as written: by event where they differ (SessionStart also prints the context).
+          command: plan.commands ? uniqueCommand(plan.commands) : command,
+          commands: plan.commands,
+          written,
+          backup,
+          caveats,
+        }),
       );
     } else if (plan.changes.length === 0) {
       context.stdout([`${file}: nothing to change`, ...caveats].join('\n'));
@@ -123,7 +133,7 @@ export const hooksCommand: CliCommand = {
         [
           `${file} ${dryRun ? 'would change' : plan.after === undefined ? 'removed' : 'changed'}:`,
           ...plan.changes.map((change) => `  - ${change}`),
-          ...(command ? [`hook command: ${command}`] : []),
+          ...(command ? commandLines(plan.commands ?? { hooks: command }) : []),
           ...(backup ? [`backup: ${backup}`] : []),
           ...caveats,
         ].join('\n'),
@@ -132,3 +142,20 @@ export const hooksCommand: CliCommand = {
     return 0;
   },
 };
+
+/** The command all events run but SessionStart, which also prints the session context. */
+function uniqueCommand(commands: Record<string, string>): string | undefined {
+  return (
+    Object.entries(commands).find(([event]) => event !== 'SessionStart')?.[1] ?? Object.values(commands)[0]
+  );
+}
+
+/** "hook command: …", and SessionStart's where it differs. */
+function commandLines(commands: Record<string, string>): string[] {
+  const common = uniqueCommand(commands);
+  const start = commands.SessionStart;
+  return [
+    ...(common ? [`hook command: ${common}`] : []),
+    ...(start && start !== common ? [`SessionStart command: ${start}`] : []),
+  ];
+}

@@ -268,6 +268,10 @@ describe('connect the other agents', () => {
           // The hook command as the agent runs it (`sh -c`, the payload on stdin) records the event.
           const command = firstCommand(file);
           assert.ok(command, 'a hook command');
+          // What --json says is what was written, not the node command it stands for.
+          const said = JSON.parse(install.stdout) as { command: string; commands: Record<string, string> };
+          assert.ok(Object.values(said.commands).includes(command), 'the written command is reported');
+          assert.ok(fs.readFileSync(file, 'utf8').includes(JSON.stringify(said.command).slice(1, -1)));
           const recorded = eventLines(home);
           const run = runHookCommand(
             command,

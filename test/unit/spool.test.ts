@@ -236,6 +236,25 @@ describe('the spooling hooks', () => {
     assert.match(await printed('compact'), /the next session/);
   });
 
+  test('a spool file dated in the future is logged as of now, in today’s log file, even cut short', async () => {
+    fs.mkdirSync(events, { recursive: true, mode: 0o700 });
+    const future = new Date('2099-01-01T00:00:00Z');
+    const whole = path.join(events, '4242-0.spool');
+    const cut = path.join(events, '4242-1.spool');
+    fs.writeFileSync(whole, JSON.stringify(toolEvent('from-the-future')), { mode: 0o600 });
+    fs.writeFileSync(cut, '{"hook_event_name":"PostToolUse","cwd":', { mode: 0o600 });
+    for (const file of [whole, cut]) fs.utimesSync(file, future, future);
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    const drained = drainSpool(ws.home, { now });
+    assert.equal(drained.logged, 2, 'neither waits for 2099');
+    assert.deepEqual(
+      fs.readdirSync(events).filter((name) => name.endsWith('.jsonl')),
+      ['2026-11-28.jsonl'],
+    );
+    assert.ok(toolIds().includes('from-the-future'));
+    assert.deepEqual(spooled(), []);
+  });
+
   test('on Windows the hook output sits where Git Bash finds it from its working folder (/c/Users/…)', () => {
     assert.equal(
       hookOutputFile('/h', 'C:\\Users\\dev\\shop', 'win32'),

@@ -27,6 +27,8 @@ export interface SettingsPlan {
   after: string | undefined;
   /** One line per change, for the confirmation shown before writing. */
   changes: string[];
+  /** Connecting: the command each event's hook runs, as written (the recorder's may become `sh` spooling). */
+  commands?: Record<string, string>;
 }
 
 /**

@@ -153,8 +153,10 @@ function planConnect<Event extends string>(
 ): ConnectPlan {
   const document = new JsoncDocument(before, file);
   const changes: string[] = [];
+  const commands: Record<string, string> = {};
   for (const event of format.events) {
     const wanted = format.entry(event, recorder);
+    if (typeof wanted.command === 'string') commands[event] = wanted.command;
     const hooks = sectionOf(format, document);
     // An entry just like ours is ours, even where its command is not one we recognise.
     const found = findEntry(
@@ -174,7 +176,7 @@ function planConnect<Event extends string>(
     }
   }
   if (changes.length > 0 && format.ownFile && !before?.trim()) changes.unshift(`create ${file}`);
-  return { file, before, after: changes.length > 0 ? document.text : (before ?? ''), changes };
+  return { file, before, after: changes.length > 0 ? document.text : (before ?? ''), changes, commands };
 }
 
 /** An empty object and no comment: the file held nothing but our hooks. */

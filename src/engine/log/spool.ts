@@ -23,6 +23,8 @@ import { eventsDir } from '../kernel/paths';
 import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
 import { appendEventLine, eventLogFile } from '../events/eventLog';
 
+/** How far ahead of our clock a spool file's time may be before it counts as dated in the future. */
+const FUTURE_TOLERANCE_MS = 60_000;
 const PENDING = /^\d+-\d+\.spool$/;
 const CLAIMED = /^(\d+-\d+\.spool)\.(\d+)\.claim$/;
 /** Longer than any hook's timeout: a file unchanged this long has been written all it ever will be. */
@@ -187,7 +189,10 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
   const entries = listSpool(dir);
   const result: DrainResult = { logged: 0, dropped: 0, waiting: 0, more: entries.length > limit };
   for (const entry of entries.slice(0, limit)) {
-    const young = now - Number(entry.mtimeNs / 1_000_000n) < STALE_MS;
+    const mtime = Number(entry.mtimeNs / 1_000_000n);
+    // Dated in the future (a wrong clock, a touched file): not being written now, and logged as of now.
+    const future = mtime > now + FUTURE_TOLERANCE_MS;
+    const young = !future && now - mtime < STALE_MS;
     if (young && !entry.leftover && !mayBeWhole(path.join(dir, entry.current))) {
       result.waiting++;
       continue;
@@ -202,7 +207,7 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
       steps.claimed?.(entry.name);
       const read = readStart(claim);
       if (!read) continue;
-      const receivedAt = new Date(Number(entry.mtimeNs / 1_000_000n));
+      const receivedAt = new Date(Math.min(mtime, now));
       if (young && !isWholeObject(read.data)) {
         // The hook is still writing it (cat writes a large payload in pieces): back for the next pass.
         fs.renameSync(claim, path.join(dir, entry.name));

@@ -2,7 +2,7 @@
  * The SessionStart hook's one output: the project's session-start context, when Context Deck has one, read
  * from the file the engine writes (engine/context/sessionContextAssembly.ts).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 // Project identity: imported here, outside the recorder's entry, so that only SessionStart (which loads
 // this module on demand) pays for it.
@@ -19,7 +19,8 @@ const MAX_LEVELS = 64;
 
 /**
  * The context file of the project that `cwd` belongs to: the folder itself, then each ancestor, nearest
- * first (so a sub-folder of a repository finds the repository's project). After a compaction, the live
+ * first (so a sub-folder of a repository finds the repository's project), up to the repository's own folder.
+ * After a compaction, the live
  * session's continuation, where an engine wrote one.
  */
 export function findSessionContext(
@@ -38,6 +39,8 @@ export function findSessionContext(
       const text = readText(file);
       if (text !== undefined) return { file, text };
     }
+    // A repository's own folder ends the walk: a separate repository inside another project is not it.
+    if (existsSync(join(dir, '.git'))) return undefined;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;

@@ -187,6 +187,15 @@ describe('recorder: SessionStart context', () => {
     assert.equal(await told('startup'), 'the next session');
   });
 
+  test('the walk up stops at a repository’s own folder', async () => {
+    writeContext(ws.project, 'outer');
+    const inner = path.join(ws.project, 'vendor', 'other-repo');
+    fs.mkdirSync(path.join(inner, '.git'), { recursive: true });
+    const run = await runHook(ws.home, JSON.stringify({ ...hookExample('SessionStart'), cwd: inner }));
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, '');
+  });
+
   test('the nearest project wins', async () => {
     const inner = path.join(ws.project, 'inner');
     fs.mkdirSync(inner);

@@ -255,6 +255,18 @@ describe('the spooling hooks', () => {
     assert.deepEqual(spooled(), []);
   });
 
+  test('SessionStart stops at a repository’s own folder: a separate repository inside a project is not it', async () => {
+    const inner = path.join(ws.project, 'vendor', 'other-repo');
+    fs.mkdirSync(path.join(inner, '.git'), { recursive: true });
+    fs.mkdirSync(path.join(inner, 'src'));
+    writeHookOutputs(ws.home, [ws.project], '- the outer project');
+    const command = hookCommand('claude-code', 'SessionStart');
+    const printed = async (cwd: string) =>
+      (await runHook(command, JSON.stringify(hookEvent('SessionStart', { cwd })), cwd)).stdout;
+    assert.equal(await printed(path.join(inner, 'src')), '');
+    assert.match(await printed(path.join(ws.project, 'vendor')), /the outer project/);
+  });
+
   test('on Windows the hook output sits where Git Bash finds it from its working folder (/c/Users/…)', () => {
     assert.equal(
       hookOutputFile('/h', 'C:\\Users\\dev\\shop', 'win32'),

@@ -10,7 +10,8 @@
  * - A write that fails (a full disk) removes its file, silently: a hook must never hurt the agent.
  * - Where Context Deck is not installed (no recorder in its home) it does nothing: silent, exit 0.
  * SessionStart's command then prints the hook output the engine wrote for the working folder or its nearest
- * ancestor (context/hookOutput.ts), walking up with shell builtins only.
+ * ancestor (context/hookOutput.ts), walking up with shell builtins only, and no further than the repository
+ * the folder is in: a separate repository inside another project is not that project.
  */
 import { HOOK_OUTPUT_COMPACT_FILE, HOOK_OUTPUT_DIR, HOOK_OUTPUT_FILE } from '../kernel/paths';
 
@@ -28,7 +29,7 @@ function spoolCommand(home: string, printSessionStart: boolean): string {
   // where the engine wrote one beside the context.
   const print = printSessionStart
     ? ` o=${HOOK_OUTPUT_FILE}; grep -q '"source" *: *"compact"' ${SPOOL_FILE} 2>/dev/null && o=${HOOK_OUTPUT_COMPACT_FILE};` +
-      ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}"; if [ -f "$f" ]; then cat "$f"; break; fi; [ -n "$p" ] || break; p=\${p%/*}; done;`
+      ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}"; if [ -f "$f" ]; then cat "$f"; break; fi; [ -e "$p/.git" ] && break; [ -n "$p" ] || break; p=\${p%/*}; done;`
     : '';
   return (
     `h=${home}; d="$h/events"; [ -f "$h/bin/hook.js" ] || exit 0; umask 077; [ -d "$d" ] || mkdir -p "$d" 2>/dev/null; n=0; ` +

@@ -11,6 +11,8 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { writeHookOutputs } from '../../src/engine/context/hookOutput';
 import { STALE_MS, drainSpool } from '../../src/engine/log/spool';
+import { recorderFromCommand } from '../../src/engine/agents/recorderCommand';
+import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { hookOutputFile } from '../../src/engine/kernel/paths';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { useBundle } from '../support/bundle';
@@ -265,6 +267,25 @@ describe('the spooling hooks', () => {
       (await runHook(command, JSON.stringify(hookEvent('SessionStart', { cwd })), cwd)).stdout;
     assert.equal(await printed(path.join(inner, 'src')), '');
     assert.match(await printed(path.join(ws.project, 'vendor')), /the outer project/);
+  });
+
+  test('a home whose path holds the text CONTEXT_DECK_HOME is that home, not the portable one', () => {
+    const home = path.join(path.dirname(ws.home), 'CONTEXT_DECK_HOME-home');
+    fs.mkdirSync(path.join(home, 'bin'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(home, 'bin', 'hook.js'), '// the recorder\n', { mode: 0o600 });
+    const node = `node ${path.join(home, 'bin', 'hook.js')} --home ${home}`;
+    const command = spoolCommandFor(node, false, 'linux');
+    assert.deepEqual(recorderFromCommand(node)?.home, home);
+    // Run as the agent runs it, with neither CONTEXT_DECK_HOME nor a ~/.context-deck: it spools into `home`.
+    const run = spawnSync('/bin/sh', ['-c', command], {
+      input: JSON.stringify(toolEvent('odd-home')),
+      env: { PATH: process.env.PATH, HOME: path.join(path.dirname(ws.home), 'nobody') },
+    });
+    assert.equal(run.status, 0);
+    assert.equal(
+      fs.readdirSync(path.join(home, 'events')).filter((name) => name.endsWith('.spool')).length,
+      1,
+    );
   });
 
   test('on Windows the hook output sits where Git Bash finds it from its working folder (/c/Users/…)', () => {

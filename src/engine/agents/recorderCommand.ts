@@ -4,14 +4,11 @@
  */
 import { resolveHome } from '../kernel/paths';
 import { findNodeOnPath, type RecorderRuntime, stableRecorderPath } from './recorderInstall';
-import { isSpoolCommand } from './spoolCommand';
+import { PORTABLE_RECORDER, isSpoolCommand } from './spoolCommand';
 
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
 }
-
-/** The recorder wherever Context Deck is installed: the same home the recorder itself defaults to. */
-const PORTABLE_RECORDER = '${CONTEXT_DECK_HOME:-$HOME/.context-deck}/bin/hook.js';
 
 /**
  * The team's hook (agents run it with `sh -c`, or Git Bash on Windows): it names no path of this machine,
@@ -109,7 +106,8 @@ function shellWords(command: string): string[] | undefined {
  * resolves at run time instead.
  */
 export function recorderFromCommand(command: string): RecorderLaunch | undefined {
-  if (command.includes('CONTEXT_DECK_HOME')) return undefined;
+  // The portable command, not a home whose path happens to hold the variable's name.
+  if (command.includes(PORTABLE_RECORDER)) return undefined;
   const words = shellWords(command.trim());
   if (!words) return undefined;
   const electronRunAsNode = words[0] === 'ELECTRON_RUN_AS_NODE=1';

@@ -22,6 +22,8 @@ const SPOOL_FILE = `"$d/$$-$n${SPOOL_SUFFIX}"`;
 /** The home of a node recorder command (recorderCommand.ts), as the shell word it is there. */
 const HOME_WORD = /\s--home\s+("(?:[^"\\]|\\.)*"|[^\s"]+)\s*$/;
 const PORTABLE_HOME = '${CONTEXT_DECK_HOME:-$HOME/.context-deck}';
+/** The portable recorder command names this (recorderCommand.ts); a home's own path never does. */
+export const PORTABLE_RECORDER = `${PORTABLE_HOME}/bin/hook.js`;
 
 /** `home`: an `sh` word for the home (PORTABLE_HOME, or a machine's own absolute home). */
 function spoolCommand(home: string, printSessionStart: boolean): string {
@@ -44,7 +46,7 @@ function spoolCommand(home: string, printSessionStart: boolean): string {
  */
 export function spoolCommandFor(command: string, sessionStart: boolean, platform = process.platform): string {
   if (platform === 'win32') return command;
-  if (command.includes('CONTEXT_DECK_HOME')) return spoolCommand(PORTABLE_HOME, sessionStart);
+  if (command.includes(PORTABLE_RECORDER)) return spoolCommand(PORTABLE_HOME, sessionStart);
   const home = HOME_WORD.exec(command)?.[1];
   return home ? spoolCommand(home, sessionStart) : command;
 }

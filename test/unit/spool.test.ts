@@ -288,6 +288,20 @@ describe('the spooling hooks', () => {
     );
   });
 
+  test('a payload still being written that ends in } is read once, not at every pass, until it changes', () => {
+    fs.mkdirSync(events, { recursive: true, mode: 0o700 });
+    const file = path.join(events, '4343-0.spool');
+    fs.writeFileSync(file, '{"hook_event_name":"PostToolUse","tool_input":{}', { mode: 0o600 });
+    const claimed: string[] = [];
+    const pass = () => drainSpool(ws.home, { steps: { claimed: (name) => claimed.push(name) } });
+    for (let i = 0; i < 5; i++) assert.deepEqual(pass(), { logged: 0, dropped: 0, waiting: 1, more: false });
+    assert.deepEqual(claimed, ['4343-0.spool'], 'taken and put back once, not at every pass');
+    // The hook writes the rest: the next pass takes it whole.
+    fs.appendFileSync(file, ',"session_id":"s","tool_use_id":"written-late"}');
+    assert.equal(pass().logged, 1);
+    assert.ok(toolIds().includes('written-late'));
+  });
+
   test('on Windows the hook output sits where Git Bash finds it from its working folder (/c/Users/…)', () => {
     assert.equal(
       hookOutputFile('/h', 'C:\\Users\\dev\\shop', 'win32'),

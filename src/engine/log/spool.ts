@@ -67,9 +67,19 @@ interface Entry {
   /** Its name now: the spool name, or a claim's. */
   current: string;
   mtimeNs: bigint;
+  /** Size and time as listed: what a file still being written changes. */
+  stamp: string;
   /** A claim left by a drain that stopped: its line may be in the log already. */
   leftover: boolean;
 }
+
+/**
+ * Spool files read whole and found not yet one JSON object, by name, with their stamp then: each is read
+ * again only once it changed. Otherwise a payload cut after a `}` would be claimed, read (up to 32 MiB) and
+ * put back at every pass, and putting it back wakes the watcher that starts the next pass.
+ */
+const notWhole = new Map<string, string>();
+const NOT_WHOLE_KEPT = 1000;
 
 function isAlive(pid: number): boolean {
   if (pid === process.pid) return false; // A claim of this process's is an earlier pass's: drains are synchronous.
@@ -103,6 +113,7 @@ function listSpool(dir: string): Entry[] {
       name: claim ? claim[1] : current,
       current,
       mtimeNs: stat.mtimeNs,
+      stamp: `${stat.size}:${stat.mtimeNs}`,
       leftover: Boolean(claim),
     });
   }
@@ -193,7 +204,8 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
     // Dated in the future (a wrong clock, a touched file): not being written now, and logged as of now.
     const future = mtime > now + FUTURE_TOLERANCE_MS;
     const young = !future && now - mtime < STALE_MS;
-    if (young && !entry.leftover && !mayBeWhole(path.join(dir, entry.current))) {
+    const unchanged = notWhole.get(entry.name) === entry.stamp;
+    if (young && !entry.leftover && (unchanged || !mayBeWhole(path.join(dir, entry.current)))) {
       result.waiting++;
       continue;
     }
@@ -209,8 +221,11 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
       if (!read) continue;
       const receivedAt = new Date(Math.min(mtime, now));
       if (young && !isWholeObject(read.data)) {
-        // The hook is still writing it (cat writes a large payload in pieces): back for the next pass.
+        // The hook is still writing it (cat writes a large payload in pieces): back, and not read again
+        // until it changes.
         fs.renameSync(claim, path.join(dir, entry.name));
+        if (notWhole.size >= NOT_WHOLE_KEPT) notWhole.clear();
+        notWhole.set(entry.name, entry.stamp);
         result.waiting++;
         continue;
       }
@@ -229,6 +244,7 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
         steps.appended?.(entry.name);
       }
       fs.unlinkSync(claim);
+      notWhole.delete(entry.name);
     } catch (error) {
       // Left claimed: the next pass takes it over. A full disk fails every append: stop here.
       result.failed = error instanceof Error ? error.message : String(error);

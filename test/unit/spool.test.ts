@@ -302,6 +302,34 @@ describe('the spooling hooks', () => {
     assert.ok(toolIds().includes('written-late'));
   });
 
+  test('payloads no one can read, and spool names that are no file, are rejected lines with their reasons', async () => {
+    fs.mkdirSync(events, { recursive: true, mode: 0o700 });
+    const cut = path.join(events, '4444-0.spool');
+    fs.writeFileSync(cut, '{"hook_event_name":"PostToolUse","cwd":', { mode: 0o600 });
+    const old = new Date(Date.now() - STALE_MS - 60_000);
+    fs.utimesSync(cut, old, old);
+    assert.equal(spawnSync('mkfifo', [path.join(events, '4444-1.spool')]).status, 0);
+    fs.mkdirSync(path.join(events, '4444-2.spool'));
+    drainSpool(ws.home);
+    // Set aside: no later pass lists them again.
+    assert.deepEqual(spooled().sort(), ['4444-1.spool.not-a-file', '4444-2.spool.not-a-file']);
+    const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+    try {
+      const ingested = await engine.ingest();
+      assert.equal(ingested.foreign, 0, 'none is lost as another project’s');
+      const reasons = engine.rejects().map((reject) => reject.reason);
+      assert.equal(reasons.length, 3, reasons.join('\n'));
+      assert.ok(
+        reasons.some((reason) => /could not read this payload: not JSON/.test(reason)),
+        reasons.join('\n'),
+      );
+      assert.ok(reasons.some((reason) => /4444-1\.spool is a named pipe/.test(reason)));
+      assert.ok(reasons.some((reason) => /4444-2\.spool is a folder/.test(reason)));
+    } finally {
+      await engine.close();
+    }
+  });
+
   test('on Windows the hook output sits where Git Bash finds it from its working folder (/c/Users/…)', () => {
     assert.equal(
       hookOutputFile('/h', 'C:\\Users\\dev\\shop', 'win32'),

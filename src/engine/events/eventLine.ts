@@ -18,6 +18,8 @@ export interface RecorderFields {
   ts?: string | number;
   agent?: string;
   v?: string;
+  /** Why the recorder could not keep the payload as the agent sent it (cut short, too large, not JSON). */
+  error?: string;
 }
 
 function nestingExceeds(value: unknown, limit: number): boolean {

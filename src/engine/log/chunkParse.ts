@@ -14,6 +14,7 @@ import {
   stringField,
   toEpochMs,
 } from '../events/eventLine';
+import { EMPTY_INPUT } from './hookRecord';
 import { readCompleteLines } from './logChunks';
 import { normalisePayload } from '../agents/payloads';
 import type { AgentEvent } from '../agents/types';
@@ -145,6 +146,13 @@ function parseChunk(
     }
     const payload = result.payload;
     const cwd = stringField(payload, 'cwd');
+    const unreadable = recorderFields(payload).error;
+    // A hook run with nothing on stdin lost nothing: only a payload that could not be read is shown.
+    if (cwd === undefined && typeof unreadable === 'string' && unreadable !== EMPTY_INPUT) {
+      // No project can be told from it: every project's ingest shows it, rather than none.
+      reject(offset, length, `the recorder could not read this payload: ${unreadable}`, sampleOf(text));
+      return;
+    }
     if (cwd === undefined || !belongsHere(cwd)) {
       parsed.foreign++;
       return;

@@ -28,6 +28,9 @@ import {
 } from '../redact';
 import { eventKey } from './duplicateEvents';
 
+/** Why a hook run with nothing on stdin is recorded (nothing was lost: no project shows it). */
+export const EMPTY_INPUT = 'empty input';
+
 /** Longest string kept, in characters. */
 export const STRING_CAP = 64 * 1024;
 /** Largest line written, in bytes (newline excluded). */
@@ -214,7 +217,7 @@ export function buildRecord(input: RecordInput): Recorded {
   if (input.data.length > MAX_VALUES && hasMoreValues(input.data, MAX_VALUES)) {
     return unparsedRecord(input, meta, `input has more than ${MAX_VALUES} JSON values: not parsed`, text);
   }
-  if (text.trim() === '') return unparsedRecord(input, meta, 'empty input', text);
+  if (text.trim() === '') return unparsedRecord(input, meta, EMPTY_INPUT, text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

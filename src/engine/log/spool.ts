@@ -21,6 +21,7 @@ import { claimEvent } from './duplicateEvents';
 import { MAX_INPUT_BYTES, buildRecord } from './hookRecord';
 import { eventsDir } from '../kernel/paths';
 import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
+import { RECORDER_KEY } from '../events/eventLine';
 import { appendEventLine, eventLogFile } from '../events/eventLog';
 
 /** How far ahead of our clock a spool file's time may be before it counts as dated in the future. */
@@ -91,7 +92,19 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function listSpool(dir: string): Entry[] {
+/** What a spool name holds when it is no file: said once in the log, then set aside. */
+function kindOf(stat: fs.BigIntStats): string {
+  if (stat.isFIFO()) return 'a named pipe';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isSymbolicLink()) return 'a link';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** The suffix a spool name that is no file is renamed with: no pass lists it again. */
+const SET_ASIDE = '.not-a-file';
+
+function listSpool(dir: string, odd: Array<{ name: string; kind: string }> = []): Entry[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -108,7 +121,10 @@ function listSpool(dir: string): Entry[] {
     } catch {
       continue; // Taken since the listing.
     }
-    if (!stat.isFile()) continue;
+    if (!stat.isFile()) {
+      if (!claim) odd.push({ name: current, kind: kindOf(stat) });
+      continue;
+    }
     entries.push({
       name: claim ? claim[1] : current,
       current,
@@ -193,11 +209,38 @@ function loggedAlready(logFile: string, spool: string): boolean {
   return false;
 }
 
+/**
+ * Spool names that are no file (a pipe, a folder, a link put there): never opened, renamed aside, and each
+ * said once in the event log as a line no project can be told from, so every project shows it as rejected.
+ */
+function setAside(
+  home: string,
+  dir: string,
+  odd: ReadonlyArray<{ name: string; kind: string }>,
+  now: number,
+): void {
+  for (const { name, kind } of odd) {
+    try {
+      fs.renameSync(path.join(dir, name), path.join(dir, `${name}${SET_ASIDE}`));
+      const error = `events/${name} is ${kind}, not a file a hook wrote: set aside as ${name}${SET_ASIDE}, not read`;
+      appendEventLine(
+        home,
+        `${JSON.stringify({ [RECORDER_KEY]: { ts: new Date(now).toISOString(), v: version, error } })}\n`,
+        new Date(now),
+      );
+    } catch {
+      // Gone or renamed by another drain: it says so itself.
+    }
+  }
+}
+
 /** Redact the spooled payloads of `home` into its event log and remove them; never throws. */
 export function drainSpool(home: string, options: DrainOptions = {}): DrainResult {
   const { now = Date.now(), limit = Infinity, steps = {} } = options;
   const dir = eventsDir(home);
-  const entries = listSpool(dir);
+  const odd: Array<{ name: string; kind: string }> = [];
+  const entries = listSpool(dir, odd);
+  setAside(home, dir, odd, now);
   const result: DrainResult = { logged: 0, dropped: 0, waiting: 0, more: entries.length > limit };
   for (const entry of entries.slice(0, limit)) {
     const mtime = Number(entry.mtimeNs / 1_000_000n);

@@ -86,102 +86,107 @@ function measure(context: string, files: string[], fixed: string[]): Told {
   };
 }
 
-async function truthOfRealSessions(): Promise<{ fresh: Told; folded: Told }> {
+/** A writer of a new project in a temporary home, at the clock `now()` reads; removed after `run`. */
+async function withProject<T>(
+  now: () => number,
+  run: (engine: ProjectEngine, project: string) => Promise<T>,
+): Promise<T> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-recall-'));
   const project = path.join(home, 'project');
   fs.mkdirSync(project);
-  let now = Date.parse('2026-03-01T00:00:00Z');
   const engine = await ProjectEngine.open({
     home: path.join(home, 'home'),
     folder: project,
     role: 'writer',
-    now: () => now,
+    now,
   });
   try {
-    await importTranscripts(engine, {
-      paths: fs.readdirSync(SESSIONS).map((name) => path.join(SESSIONS, name)),
-    });
-    now = engine.store.number('SELECT max(last_event_at) FROM sessions') + 3_600_000;
-    const files = engine.store
-      .all('SELECT DISTINCT file FROM observations WHERE file IS NOT NULL')
-      .map((row) => String(row.file));
-    const fixed = engine.store
-      .all('SELECT text FROM observations WHERE resolved_at IS NOT NULL')
-      .map((row) => String(row.text).slice(0, 60));
-    const fresh = measure(assembleSessionContext(engine, { now }).text, files, fixed);
-    now += 45 * DAY;
-    while ((await engine.foldOldHistory(30)) > 0);
-    const folded = measure(assembleSessionContext(engine, { now }).text, files, fixed);
-    return { fresh, folded };
+    return await run(engine, project);
   } finally {
     await engine.close();
     fs.rmSync(home, { recursive: true, force: true });
   }
 }
 
+function truthOfRealSessions(): Promise<{ fresh: Told; folded: Told }> {
+  let now = Date.parse('2026-03-01T00:00:00Z');
+  return withProject(
+    () => now,
+    async (engine) => {
+      await importTranscripts(engine, {
+        paths: fs.readdirSync(SESSIONS).map((name) => path.join(SESSIONS, name)),
+      });
+      now = engine.store.number('SELECT max(last_event_at) FROM sessions') + 3_600_000;
+      const files = engine.store
+        .all('SELECT DISTINCT file FROM observations WHERE file IS NOT NULL')
+        .map((row) => String(row.file));
+      const fixed = engine.store
+        .all('SELECT text FROM observations WHERE resolved_at IS NOT NULL')
+        .map((row) => String(row.text).slice(0, 60));
+      const fresh = measure(assembleSessionContext(engine, { now }).text, files, fixed);
+      now += 45 * DAY;
+      while ((await engine.foldOldHistory(30)) > 0);
+      const folded = measure(assembleSessionContext(engine, { now }).text, files, fixed);
+      return { fresh, folded };
+    },
+  );
+}
+
 /** 100,000 observations of 2,000 sessions over 200 days, a fifth of them changes of 500 files on disk. */
-async function costAt100k(): Promise<{ assemblyMs: number; citedFiles: number; statMs: number }> {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-bench-recall-'));
-  const project = path.join(home, 'project');
-  fs.mkdirSync(path.join(project, 'src'), { recursive: true });
-  const fileOf = (i: number) => `src/module${i % 500}.ts`;
-  for (let i = 0; i < 500; i++) fs.writeFileSync(path.join(project, fileOf(i)), 'export {};\n');
+function costAt100k(): Promise<{ assemblyMs: number; citedFiles: number; statMs: number }> {
   const now = Date.parse('2026-03-01T00:00:00Z');
-  const engine = await ProjectEngine.open({
-    home: path.join(home, 'home'),
-    folder: project,
-    role: 'writer',
-    now: () => now,
-  });
-  try {
-    const perSession = OBSERVATIONS / 2000;
-    const start = now - 200 * DAY;
-    const step = (200 * DAY) / OBSERVATIONS;
-    engine.store.transaction(() => {
-      for (let s = 0; s < 2000; s++) {
-        const first = start + s * perSession * step;
-        engine.store.run(
-          'INSERT INTO sessions (id, started_at, last_event_at, ended_at, agent) VALUES (?, ?, ?, ?, ?)',
-          [`s${s}`, first, first + perSession * step, first + perSession * step, 'claude-code'],
-        );
-      }
-      for (let i = 0; i < OBSERVATIONS; i++) {
-        const change = i % 5 === 0;
-        engine.store.run(
-          `INSERT INTO observations (id, session_id, agent_type, type, source, text, tokens, at, file)
+  return withProject(
+    () => now,
+    async (engine, project) => {
+      fs.mkdirSync(path.join(project, 'src'));
+      const fileOf = (i: number) => `src/module${i % 500}.ts`;
+      for (let i = 0; i < 500; i++) fs.writeFileSync(path.join(project, fileOf(i)), 'export {};\n');
+      const perSession = OBSERVATIONS / 2000;
+      const start = now - 200 * DAY;
+      const step = (200 * DAY) / OBSERVATIONS;
+      engine.store.transaction(() => {
+        for (let s = 0; s < 2000; s++) {
+          const first = start + s * perSession * step;
+          engine.store.run(
+            'INSERT INTO sessions (id, started_at, last_event_at, ended_at, agent) VALUES (?, ?, ?, ?, ?)',
+            [`s${s}`, first, first + perSession * step, first + perSession * step, 'claude-code'],
+          );
+        }
+        for (let i = 0; i < OBSERVATIONS; i++) {
+          const change = i % 5 === 0;
+          engine.store.run(
+            `INSERT INTO observations (id, session_id, agent_type, type, source, text, tokens, at, file)
            VALUES (?, ?, 'main', ?, ?, ?, 6, ?, ?)`,
-          [
-            `b${String(i).padStart(15, '0')}`,
-            `s${Math.floor(i / perSession)}`,
-            change ? 'feature' : 'discovery',
-            change ? 'change' : 'command',
-            change ? `Modified ${fileOf(i)}: replaced 'a' with 'b'` : `Ran make step${i % 97} — done`,
-            start + i * step,
-            change ? fileOf(i) : null,
-          ],
-        );
+            [
+              `b${String(i).padStart(15, '0')}`,
+              `s${Math.floor(i / perSession)}`,
+              change ? 'feature' : 'discovery',
+              change ? 'change' : 'command',
+              change ? `Modified ${fileOf(i)}: replaced 'a' with 'b'` : `Ran make step${i % 97} — done`,
+              start + i * step,
+              change ? fileOf(i) : null,
+            ],
+          );
+        }
+      });
+      const times: number[] = [];
+      let context = '';
+      for (let run = 0; run < RUNS; run++) {
+        const started = performance.now();
+        context = assembleSessionContext(engine, { now }).text;
+        times.push(performance.now() - started);
       }
-    });
-    const times: number[] = [];
-    let context = '';
-    for (let run = 0; run < RUNS; run++) {
-      const started = performance.now();
-      context = assembleSessionContext(engine, { now }).text;
-      times.push(performance.now() - started);
-    }
-    // What the checks cost within it: a stat of each file the context names.
-    const cited = [...new Set(context.match(/src\/module\d+\.ts/g) ?? [])];
-    const statTimes: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const started = performance.now();
-      for (const file of cited) fs.statSync(path.join(project, file), { throwIfNoEntry: false });
-      statTimes.push(performance.now() - started);
-    }
-    return { assemblyMs: median(times), citedFiles: cited.length, statMs: median(statTimes) };
-  } finally {
-    await engine.close();
-    fs.rmSync(home, { recursive: true, force: true });
-  }
+      // What the checks cost within it: a stat of each file the context names.
+      const cited = [...new Set(context.match(/src\/module\d+\.ts/g) ?? [])];
+      const statTimes: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const started = performance.now();
+        for (const file of cited) fs.statSync(path.join(project, file), { throwIfNoEntry: false });
+        statTimes.push(performance.now() - started);
+      }
+      return { assemblyMs: median(times), citedFiles: cited.length, statMs: median(statTimes) };
+    },
+  );
 }
 
 export async function benchRecall(): Promise<BenchSection> {

@@ -6,10 +6,9 @@
  * reads at most 1 MiB of a regular file (readBounded: no device, no pipe), cached by size and time.
  */
 import * as fs from 'node:fs';
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { readBounded } from '../kernel/boundedRead';
-import { shortDate } from '../memory/text';
+import { contentHash, shortDate } from '../memory/text';
 
 export type CitationState = { state: 'current' } | { state: 'changed'; at: number } | { state: 'deleted' };
 
@@ -54,8 +53,7 @@ export class Citations {
     if (hash !== undefined) return hash;
     const read =
       found.size <= HASH_MAX_BYTES ? readBounded(found.path, { maxBytes: HASH_MAX_BYTES }) : undefined;
-    hash =
-      read && 'text' in read && !read.truncated ? createHash('sha256').update(read.text).digest('hex') : null;
+    hash = read && 'text' in read && !read.truncated ? contentHash(read.text) : null;
     if (Citations.hashes.size >= 1000) Citations.hashes.clear();
     Citations.hashes.set(key, hash);
     return hash;

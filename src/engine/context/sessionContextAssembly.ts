@@ -19,7 +19,7 @@ import { clock, storyLines } from './storyLines';
 import type { ObservationSource } from '../memory/types';
 import { visibleLine } from '../../shared/visibleText';
 import type { Row } from '../storage/store';
-import { type SelectionMode, selectRelevantContext } from './selection';
+import { type SelectableEntry, type SelectionMode, selectRelevantContext } from './selection';
 import { type ContextLine, type SessionContext, buildSessionContext } from './sessionContextText';
 
 const HOUR = 3_600_000;
@@ -61,6 +61,15 @@ function lines(
     createdAt: Number(row.at),
     agentType: row.agent_type == null ? null : String(row.agent_type),
   }));
+  return mostRelevant(entries, limit, options);
+}
+
+/** The `limit` most relevant entries (seed 001), newest first, as lines of a section. */
+function mostRelevant(
+  entries: Array<SelectableEntry & { source: ObservationSource }>,
+  limit: number,
+  options: SessionContextOptions,
+): ContextLine[] {
   return selectRelevantContext(entries, {
     now: options.now,
     agentType: options.agentType ?? 'main',
@@ -143,19 +152,7 @@ function changeLines(
       },
     ];
   });
-  return selectRelevantContext(entries, {
-    now: options.now,
-    agentType: options.agentType ?? 'main',
-    mode: options.mode,
-  })
-    .slice(0, SECTIONS.changes.limit)
-    .sort((a, b) => b.createdAt - a.createdAt)
-    .map((entry) => ({
-      text: entry.text,
-      source: entry.source,
-      at: entry.createdAt,
-      relevance: entry.relevance,
-    }));
+  return mostRelevant(entries, SECTIONS.changes.limit, options);
 }
 
 export function assembleSessionContext(engine: ProjectStore, options: SessionContextOptions): SessionContext {

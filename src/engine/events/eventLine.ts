@@ -22,6 +22,9 @@ export interface RecorderFields {
   error?: string;
 }
 
+/** The `error` of a hook run with nothing on stdin: nothing was lost, so no project shows it. */
+export const EMPTY_INPUT = 'empty input';
+
 function nestingExceeds(value: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {

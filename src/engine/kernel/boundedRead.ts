@@ -39,8 +39,10 @@ export interface BoundedReadOptions {
   within?: string;
 }
 
-function kindOf(stat: fs.Stats): string {
+/** What a directory entry is when it is no regular file, in a few words for a message ("is a named pipe"). */
+export function fileKind(stat: fs.Stats | fs.BigIntStats): string {
   if (stat.isDirectory()) return 'a folder';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
   if (stat.isFIFO()) return 'a named pipe';
   if (stat.isSocket()) return 'a socket';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
@@ -48,7 +50,7 @@ function kindOf(stat: fs.Stats): string {
 }
 
 function notRegular(stat: fs.Stats): string {
-  return `is ${kindOf(stat)}, not a regular file: not read`;
+  return `is ${fileKind(stat)}, not a regular file: not read`;
 }
 
 function isInside(folder: string, file: string): boolean {

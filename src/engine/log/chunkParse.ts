@@ -6,6 +6,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import {
+  EMPTY_INPUT,
   type EventPayload,
   MAX_LINE_BYTES,
   parseEventLine,
@@ -14,7 +15,6 @@ import {
   stringField,
   toEpochMs,
 } from '../events/eventLine';
-import { EMPTY_INPUT } from './hookRecord';
 import { readCompleteLines } from './logChunks';
 import { normalisePayload } from '../agents/payloads';
 import type { AgentEvent } from '../agents/types';

@@ -16,7 +16,7 @@
 import { normalisePayload, readPayload } from '../agents/payloads';
 import type { EventKind } from '../agents/types';
 import type { AgentId } from '../../shared/agents';
-import { RECORDER_KEY } from '../events/eventLine';
+import { EMPTY_INPUT, RECORDER_KEY } from '../events/eventLine';
 import {
   cutMarker,
   type CutNote,
@@ -27,9 +27,6 @@ import {
   unescapeJson,
 } from '../redact';
 import { eventKey } from './duplicateEvents';
-
-/** Why a hook run with nothing on stdin is recorded (nothing was lost: no project shows it). */
-export const EMPTY_INPUT = 'empty input';
 
 /** Longest string kept, in characters. */
 export const STRING_CAP = 64 * 1024;

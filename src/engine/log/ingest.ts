@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { EVENT_WIDTH, REJECT_WIDTH } from './chunkParse';
 import { type ChunkReader, inlineReader, workerReader } from './chunkReaders';
 import { EventRowWriter } from './eventRows';
+import { fileKind } from '../kernel/boundedRead';
 import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
 import type { Routes } from './routing';
 import type { Store } from '../storage/store';
@@ -83,14 +84,6 @@ export interface LogListing {
   skipped: string[];
 }
 
-function kindOf(stat: fs.Stats): string {
-  if (stat.isDirectory()) return 'a folder';
-  if (stat.isSymbolicLink()) return 'a symbolic link';
-  if (stat.isFIFO()) return 'a named pipe';
-  if (stat.isSocket()) return 'a socket';
-  return 'a device';
-}
-
 interface LogEntries {
   entries: Array<{ file: string; stat: fs.Stats }>;
   skipped: string[];
@@ -118,7 +111,7 @@ export function listLogEntries(eventsDir: string): LogEntries {
       continue; // Gone since the listing.
     }
     if (stat.isFile()) listing.entries.push({ file, stat });
-    else listing.skipped.push(`${file} is ${kindOf(stat)}, not an event log file: it is not read.`);
+    else listing.skipped.push(`${file} is ${fileKind(stat)}, not an event log file: it is not read.`);
   }
   return listing;
 }

@@ -20,6 +20,7 @@ import { version } from '../../../package.json';
 import { claimEvent } from './duplicateEvents';
 import { MAX_INPUT_BYTES, buildRecord } from './hookRecord';
 import { eventsDir } from '../kernel/paths';
+import { fileKind } from '../kernel/boundedRead';
 import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
 import { RECORDER_KEY } from '../events/eventLine';
 import { appendEventLine, eventLogFile } from '../events/eventLog';
@@ -92,15 +93,6 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** What a spool name holds when it is no file: said once in the log, then set aside. */
-function kindOf(stat: fs.BigIntStats): string {
-  if (stat.isFIFO()) return 'a named pipe';
-  if (stat.isDirectory()) return 'a folder';
-  if (stat.isSymbolicLink()) return 'a link';
-  if (stat.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
 /** The suffix a spool name that is no file is renamed with: no pass lists it again. */
 const SET_ASIDE = '.not-a-file';
 
@@ -122,7 +114,7 @@ function listSpool(dir: string, odd: Array<{ name: string; kind: string }> = [])
       continue; // Taken since the listing.
     }
     if (!stat.isFile()) {
-      if (!claim) odd.push({ name: current, kind: kindOf(stat) });
+      if (!claim) odd.push({ name: current, kind: fileKind(stat) });
       continue;
     }
     entries.push({

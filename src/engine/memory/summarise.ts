@@ -5,12 +5,11 @@
  * per-session state on the thread that writes. Reads (Read, Grep, Glob...) and navigation commands are
  * context, not observations.
  */
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { AgentEvent, ToolCall, ToolInput, ToolOutcome } from '../agents/types';
 import { userPromptText } from '../agents/userPrompt';
 import { type CheckIdentity, commandIdentity, fileIdentity } from './checkIdentity';
-import { cleanPiece, oneLine } from './text';
+import { cleanPiece, contentHash, oneLine } from './text';
 import type { ObservationSource, ObservationType } from './types';
 
 export interface ObservationDraft {
@@ -152,10 +151,6 @@ function displayPath(file: string, cwd: string | undefined): string {
     if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return relative;
   }
   return file;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Apply and update the session's state: the cheap, ordered half of summarising. */
@@ -331,7 +326,7 @@ function changeObservation(
   if (call.kind === 'write') {
     const written =
       outcome.created === false ? edit(`Rewrote ${shown}${lines(input.content)}`) : created(input.content);
-    return input.content === undefined ? written : { ...written, fileHash: sha256(input.content) };
+    return input.content === undefined ? written : { ...written, fileHash: contentHash(input.content) };
   }
   if (input.notebook) return edit(`Modified notebook ${shown}`);
   const edits = input.edits ?? [];

@@ -1,4 +1,5 @@
 /** Small text helpers shared by the summariser, search and formatting. */
+import { createHash } from 'node:crypto';
 import { visibleLine } from '../../shared/visibleText';
 import { redactText, sliceSafe } from '../redact';
 
@@ -27,6 +28,14 @@ export function foldDiacritics(text: string): string {
   // Only strings with non-ASCII letters pay for normalisation.
   // eslint-disable-next-line no-control-regex
   return /[^\u0000-\u007f]/.test(text) ? text.normalize('NFD').replace(/\p{Mn}+/gu, '') : text;
+}
+
+/**
+ * SHA-256 (hex) of a file's content: what a whole-file write wrote, and what the file holds when it is
+ * checked again (context/citations.ts). One function, so the two always compare alike.
+ */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** `YYYY-MM-DD HH:MMZ`: short, unambiguous, UTC. */

@@ -13,7 +13,7 @@ import { identifyProject } from '../../src/engine/kernel/projectIdentity';
 import { SNAPSHOT_FILE } from '../../src/engine/project/projectEngine';
 import { databaseBefore } from '../support/oldSchema';
 import { assembleSessionContext } from '../../src/engine/context/sessionContextAssembly';
-import { citationNotes } from '../../src/engine/context/citations';
+import { Citations, citationNotes } from '../../src/engine/context/citations';
 import { commandIdentity } from '../../src/engine/memory/checkIdentity';
 import { formatSearch } from '../../src/engine/memory/format';
 import { randomId } from '../../src/engine/memory/ids';
@@ -201,6 +201,22 @@ describe('a whole-file write is checked by its content', () => {
       citationNotes(engine.identity.roots),
     ).text;
     assert.match(answer, /Created same\.ts \(1 line\)"? \|/, answer);
+  });
+});
+
+describe('cited files that are hostile are data, checked with bounded work', () => {
+  test('a symlink loop, a link to /dev/zero and a file over 1 MiB are answered at once, none read whole', () => {
+    fs.symlinkSync(path.join(ws.project, 'loop-b'), path.join(ws.project, 'loop-a'));
+    fs.symlinkSync(path.join(ws.project, 'loop-a'), path.join(ws.project, 'loop-b'));
+    fs.symlinkSync('/dev/zero', path.join(ws.project, 'zero.ts'));
+    const big = path.join(ws.project, 'big.ts');
+    fs.writeFileSync(big, 'x'.repeat(2 * 1024 * 1024));
+    const past = Date.parse('2026-01-01T00:00:00Z');
+    const citations = new Citations([ws.project]);
+    assert.deepEqual(citations.check('loop-a', past), { state: 'deleted' });
+    assert.deepEqual(citations.check('zero.ts', past, 'a'.repeat(64)), { state: 'deleted' });
+    // Too large to hash: judged by its time alone, not read.
+    assert.equal(citations.check('big.ts', past, 'b'.repeat(64)).state, 'changed');
   });
 });
 

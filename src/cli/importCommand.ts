@@ -26,7 +26,7 @@ export const importCommand: CliCommand = {
           : undefined,
       });
       if (showProgress) process.stderr.write('\r\x1b[K');
-      for (const problem of result.unrecognised) context.stderr(`not imported: ${problem}`);
+      for (const problem of result.problems) context.stderr(`not imported: ${problem}`);
       await engine.save();
       if (args.flags.has('json')) {
         context.stdout(JSON.stringify({ ...result, project: engine.identity.id }));

@@ -28,7 +28,7 @@ export { makeHomePrivate, makePrivateDir } from './kernel/privateFiles';
 
 // Activity: the event log read into the project, and past sessions imported from the agents' files.
 export { listLogFiles, type IngestResult } from './log/ingest';
-export { importTranscripts, type TranscriptImportResult } from './transcripts';
+export { importTranscripts, type TranscriptImportProgress, type TranscriptImportResult } from './transcripts';
 export { findAgentSessionFiles } from './transcripts/agentSessionImport';
 export { candidateTranscripts, claudeConfigDirs } from './agents/claudeCode/transcriptFiles';
 export { sessionFileStamp } from './agents/sessionBytes';

@@ -18,7 +18,7 @@ import { codexPayloads } from '../../src/engine/agents/codex/payload';
 import { parseToolText } from '../../src/engine/agents/codex/toolCalls';
 import { readRollout } from '../../src/engine/agents/codex/rollout';
 import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
-import { readSessionBytes } from '../../src/engine/agents/sessionBytes';
+import { readSessionHead, readSessionLines } from '../../src/engine/agents/sessionBytes';
 import type { EventPayload } from '../../src/engine/events/eventLine';
 import { sessionGauge, sessionOfFile } from '../../src/engine/live/activeSession';
 import { sessionFileOwner } from '../../src/engine/transcripts/agentSessionImport';
@@ -964,7 +964,7 @@ describe('Codex session files told by their content', () => {
 
 describe('compressed session files are read within bounds', () => {
   test('a small file that decompresses to 64 MiB gives only the head asked for', () => {
-    const head = readSessionBytes(path.join(CODEX_DIR, 'zeros-64MiB.zst'), 1000);
+    const head = readSessionHead(path.join(CODEX_DIR, 'zeros-64MiB.zst'), 1000);
     assert.equal(head.length, 1000);
     assert.ok(head.every((byte) => byte === 0));
   });
@@ -975,7 +975,7 @@ describe('compressed session files are read within bounds', () => {
       file,
       Buffer.concat([fs.readFileSync(CLI_ROLLOUT_ZST).subarray(0, 64), Buffer.alloc(64, 7)]),
     );
-    assert.throws(() => readSessionBytes(file));
+    assert.throws(() => readSessionLines(file, () => undefined));
     const owner = sessionFileOwner(file);
     assert.match('problem' in owner ? owner.problem : '', /cannot be read/);
   });

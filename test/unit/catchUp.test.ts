@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { CatchUpJob } from '../../src/engine/project/catchUp';
+import type { ChildJob } from '../../src/engine/project/catchUp';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { discoverFromUse } from '../../src/engine/registry';
 import { useBundle } from '../support/bundle';
@@ -196,13 +196,11 @@ describe('catch-up in a child process', () => {
   test('a child whose host has gone stops, and what it saved reads on once', async () => {
     const events = backlog(200);
     appendEvents(ws.home, events);
-    const job: CatchUpJob = {
+    const job: ChildJob = {
       home: ws.home,
       folder: ws.project,
       excludeRoots: [],
-      rebuild: false,
-      detailDays: DETAIL_DAYS,
-      chunkBytes: CHUNK_BYTES,
+      work: { kind: 'catch-up', rebuild: false, detailDays: DETAIL_DAYS, chunkBytes: CHUNK_BYTES },
     };
     // A stand-in for the extension host: it starts the child and says its pid at the first progress.
     const host = spawn(

@@ -225,7 +225,7 @@ describe('transcript import', () => {
     fs.writeFileSync(file, '{"cpu":0.4,"at":1}\n{"cpu":0.6,"at":2}\n');
     const engine = await open();
     const result = await importTranscripts(engine, { paths: [file] });
-    assert.deepEqual(result.unrecognised, [`${file}: not a session file of any agent Context Deck reads`]);
+    assert.deepEqual(result.problems, [`${file}: not a session file of any agent Context Deck reads`]);
     assert.equal(result.files, 0);
     assert.equal(engine.counts().sessions, 0);
   });

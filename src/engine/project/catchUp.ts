@@ -1,5 +1,5 @@
 /**
- * A large backlog (or a rebuild) read in a child process. Writing a year of events into sql.js takes a minute
+ * A large backlog (or a rebuild, or an import of the agents' session files) read in a child process. Writing a year of events into sql.js takes a minute
  * of one thread, and the extension host's thread is the one typing runs on. A worker thread would spare that
  * thread but not the host's memory: at a year of history it allocates hundreds of MB in the host's own
  * process, which the host kept after it had gone (measured in VS Code). A child process gives all of it back
@@ -12,6 +12,7 @@ import { fork } from 'node:child_process';
 import * as os from 'node:os';
 import type { IngestCounts, IngestProgress } from '../../shared/ingest';
 import type { IngestResult } from '../log/ingest';
+import type { TranscriptImportProgress, TranscriptImportResult } from '../transcripts/importTranscripts';
 
 export interface CatchUpOptions {
   /** Throw the database away and read the whole log again, as `ProjectEngine.rebuild`. */
@@ -35,23 +36,45 @@ export interface CatchUpResult extends IngestResult {
   peakRssBytes: number;
 }
 
+export interface ImportInChildOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: TranscriptImportProgress) => void;
+}
+
+export interface ImportInChildResult extends TranscriptImportResult {
+  /** The most memory the import process held (its peak RSS), in bytes. */
+  peakRssBytes: number;
+}
+
+/** What the child does for the project. */
+export type ChildWork =
+  { kind: 'catch-up'; rebuild: boolean; detailDays: number; chunkBytes?: number } | { kind: 'import' };
+
+type WorkOf<Kind extends ChildWork['kind']> = Extract<ChildWork, { kind: Kind }>;
+
 /** What the child is started with (its one argument, as JSON). */
-export interface CatchUpJob {
+export interface ChildJob<Kind extends ChildWork['kind'] = ChildWork['kind']> {
   home: string;
   folder: string;
   excludeRoots: string[];
-  rebuild: boolean;
-  detailDays: number;
-  chunkBytes?: number;
+  work: WorkOf<Kind>;
 }
 
+/** What each kind of work reports as it goes, and when done. */
+interface ChildOutcome {
+  'catch-up': { progress: { progress: IngestProgress; counts: IngestCounts }; result: CatchUpResult };
+  import: { progress: { progress: TranscriptImportProgress }; result: ImportInChildResult };
+}
+
+export type ChildProgress<Kind extends ChildWork['kind']> = ChildOutcome[Kind]['progress'];
+
 /** From the host to the child. */
-export type CatchUpRequest = { type: 'cancel' };
+export type ChildRequest = { type: 'cancel' };
 
 /** From the child to the host. */
-export type CatchUpReport =
-  | { type: 'progress'; progress: IngestProgress; counts: IngestCounts }
-  | { type: 'done'; result: CatchUpResult }
+export type ChildReport<Kind extends ChildWork['kind'] = ChildWork['kind']> =
+  | ({ type: 'progress' } & ChildProgress<Kind>)
+  | { type: 'done'; result: ChildOutcome[Kind]['result'] }
   | { type: 'failed'; message: string };
 
 /**
@@ -66,11 +89,11 @@ const STDERR_KEPT = 4096;
  * Run the child to its end: its result once it has saved and exited, or a rejection saying why it stopped
  * (the database it was writing is then as the host saved it, or as the child last saved it whole).
  */
-export function runCatchUpProcess(
+export function runChildJob<Kind extends ChildWork['kind']>(
   script: string,
-  job: CatchUpJob,
-  options: Pick<CatchUpOptions, 'signal' | 'onProgress'>,
-): Promise<CatchUpResult> {
+  job: ChildJob<Kind>,
+  options: { signal?: AbortSignal; onReport?: (report: ChildProgress<Kind>) => void },
+): Promise<ChildOutcome[Kind]['result']> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (finish: () => void) => {
@@ -79,7 +102,7 @@ export function runCatchUpProcess(
       options.signal?.removeEventListener('abort', cancel);
       finish();
     };
-    const child = fork(script, [JSON.stringify(job satisfies CatchUpJob)], {
+    const child = fork(script, [JSON.stringify(job)], {
       // Not the host's flags (an inspector port, heap limits); in VS Code's Electron, run as plain Node.
       execArgv: [],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
@@ -97,20 +120,21 @@ export function runCatchUpProcess(
       stderr = (stderr + text).slice(-STDERR_KEPT);
     });
     const cancel = () => {
-      if (child.connected) child.send({ type: 'cancel' } satisfies CatchUpRequest);
+      if (child.connected) child.send({ type: 'cancel' } satisfies ChildRequest);
     };
     options.signal?.addEventListener('abort', cancel);
     if (options.signal?.aborted) cancel();
     // Done once the process has exited: its memory is the system's again, and its save is complete.
-    let done: CatchUpResult | undefined;
+    let done: ChildOutcome[Kind]['result'] | undefined;
     let failure: string | undefined;
-    child.on('message', (report: CatchUpReport) => {
-      if (report.type === 'progress') options.onProgress?.(report.progress, report.counts);
+    child.on('message', (report: ChildReport<Kind>) => {
+      if (report.type === 'progress') options.onReport?.(report);
       else if (report.type === 'done') done = report.result;
       else failure = report.message;
     });
+    const name = job.work.kind === 'import' ? 'import' : 'catch-up';
     child.on('error', (error) =>
-      settle(() => reject(new Error(`the catch-up process failed: ${error.message}`))),
+      settle(() => reject(new Error(`the ${name} process failed: ${error.message}`))),
     );
     child.on('close', (code, signal) =>
       settle(() => {
@@ -119,7 +143,7 @@ export function runCatchUpProcess(
           const why = failure ?? lastErrorLine(stderr);
           const stopped = signal ? `signal ${signal}` : `exit code ${code}`;
           reject(
-            new Error(`the catch-up process failed (${stopped}) before it was done${why ? `: ${why}` : ''}`),
+            new Error(`the ${name} process failed (${stopped}) before it was done${why ? `: ${why}` : ''}`),
           );
         }
       }),

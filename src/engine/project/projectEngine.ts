@@ -5,7 +5,15 @@ import type { Database } from 'sql.js';
 import type { ProjectStore } from '../storage/projectStore';
 import type { IngestCounts, RejectView, Role } from '../../shared/ingest';
 import { bundledScript } from '../kernel/bundledScript';
-import { type CatchUpOptions, type CatchUpResult, runCatchUpProcess } from './catchUp';
+import {
+  type CatchUpOptions,
+  type CatchUpResult,
+  type ChildProgress,
+  type ChildWork,
+  type ImportInChildOptions,
+  type ImportInChildResult,
+  runChildJob,
+} from './catchUp';
 import { COMPACTED_PROMPTS, compactHistory, detailCutoff } from '../history/compaction';
 import { eventCount, eventsByAgent, lastEventReceivedAt } from '../log/eventCounters';
 import { type IngestOptions, type IngestResult, Ingestor } from '../log/ingest';
@@ -344,22 +352,56 @@ export class ProjectEngine implements ProjectStore {
    * (the host's queue).
    */
   async catchUp(script: string, options: CatchUpOptions): Promise<CatchUpResult> {
-    if (this.role !== 'writer' || this.closed) throw new Error('only the writer catches up with the log');
-    this.ingesting++;
     // The child folds what it read up to its end: from here on, the window as it is now is folded.
     const foldedBefore = this.detailCutoff(options.detailDays);
+    const result = await this.inChild(
+      script,
+      {
+        kind: 'catch-up',
+        rebuild: options.rebuild ?? false,
+        detailDays: options.detailDays,
+        chunkBytes: options.chunkBytes,
+      },
+      {
+        signal: options.signal,
+        onReport: (report) => options.onProgress?.(report.progress, report.counts),
+      },
+    );
+    this.foldedBefore = Math.max(this.foldedBefore, foldedBefore);
+    return result;
+  }
+
+  /**
+   * `importTranscripts` in the child process, as `catchUp` reads a backlog: a session file that is huge,
+   * a bomb or damaged costs that process's memory and time, never this thread's, and one that breaks it
+   * leaves this database as it was.
+   */
+  importInChild(script: string, options: ImportInChildOptions = {}): Promise<ImportInChildResult> {
+    return this.inChild(
+      script,
+      { kind: 'import' },
+      { signal: options.signal, onReport: (report) => options.onProgress?.(report.progress) },
+    );
+  }
+
+  /**
+   * A job run on this project's database by the child process (catchUp.ts). The child opens the snapshot
+   * under this writer's lock, so anything unsaved here is saved first; this engine saves nothing until it
+   * has read back what the child saved. The caller makes sure nothing else writes the database meanwhile
+   * (the host's queue).
+   */
+  private async inChild<Kind extends ChildWork['kind']>(
+    script: string,
+    work: Extract<ChildWork, { kind: Kind }>,
+    options: { signal?: AbortSignal; onReport?: (report: ChildProgress<Kind>) => void },
+  ) {
+    if (this.role !== 'writer' || this.closed) throw new Error('only the writer works on the database');
+    this.ingesting++;
     try {
       await this.save();
-      const result = await runCatchUpProcess(
+      const result = await runChildJob(
         script,
-        {
-          home: this.home,
-          folder: this.options.folder,
-          excludeRoots: this.options.excludeRoots ?? [],
-          rebuild: options.rebuild ?? false,
-          detailDays: options.detailDays,
-          chunkBytes: options.chunkBytes,
-        },
+        { home: this.home, folder: this.options.folder, excludeRoots: this.options.excludeRoots ?? [], work },
         options,
       );
       // Read off this thread; a log with nothing of this project leaves no snapshot to read.
@@ -368,7 +410,6 @@ export class ProjectEngine implements ProjectStore {
         throw error;
       });
       if (image) await this.adoptImage(image);
-      this.foldedBefore = Math.max(this.foldedBefore, foldedBefore);
       return result;
     } finally {
       this.ingesting--;

@@ -4,7 +4,7 @@
  * when its size or time changed; the rows are keyed, so nothing is counted twice.
  */
 import { AGENT_ADAPTERS } from '../agents';
-import { readSessionBytes } from '../agents/sessionBytes';
+import { readSessionHead } from '../agents/sessionBytes';
 import { visibleLine } from '../../shared/visibleText';
 import { recogniseClaudeTranscript } from '../agents/claudeCode/transcriptLine';
 import { sessionFileStamp } from '../agents/sessionBytes';
@@ -24,16 +24,29 @@ function withSessions(): Array<AgentAdapter & { sessions: SessionFiles }> {
   );
 }
 
-/** The session files every agent keeps for the project's roots. */
+/** The session files every agent keeps for the project's roots; an agent whose files cannot be listed has none. */
 export function findAgentSessionFiles(
   roots: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): AgentSessionFile[] {
   const found = new Map<string, AgentSessionFile>();
   for (const adapter of withSessions())
-    for (const root of roots)
-      for (const file of adapter.sessions.find(root, env)) found.set(file, { file, adapter });
+    for (const root of roots) {
+      let files: string[];
+      try {
+        files = adapter.sessions.find(root, env);
+      } catch {
+        continue;
+      }
+      for (const file of files) found.set(file, { file, adapter });
+    }
   return [...found.values()];
+}
+
+/** Why a file could not be read, in one line a person can act on. */
+export function unreadable(file: string, error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `${visibleLine(file)}: cannot be read (${visibleLine(why)})`;
 }
 
 /** What is read of a file to tell whose it is: 64 KiB, or its whole first line up to 4 MiB. */
@@ -42,7 +55,7 @@ const MAX_FIRST_LINE = 4 * 1024 * 1024;
 
 /** The start of a session file as text, decompressed where the agent compressed it. */
 function sessionHead(file: string): string {
-  const bytes = readSessionBytes(file, MAX_FIRST_LINE);
+  const bytes = readSessionHead(file, MAX_FIRST_LINE);
   const newline = bytes.indexOf(0x0a, 0);
   const end = newline < 0 ? bytes.length : Math.max(newline, Math.min(bytes.length, HEAD_BYTES));
   return bytes.toString('utf8', 0, end);
@@ -74,6 +87,8 @@ export interface AgentImportResult extends RowCounts {
   skippedFiles: number;
   malformed: number;
   bytes: number;
+  /** Files that could not be read, each with why: the others are imported all the same. */
+  problems: string[];
 }
 
 /** Import the files that changed since they were last read, each in one transaction. */
@@ -87,6 +102,7 @@ export async function importAgentSessions(
     skippedFiles: 0,
     malformed: 0,
     bytes: 0,
+    problems: [],
     ...noRows(),
   };
   const db = engine.store;
@@ -100,7 +116,15 @@ export async function importAgentSessions(
       continue;
     }
     // A store of every project's sessions (opencode's database) gives this project's, even when named.
-    const { items, skipped } = await adapter.sessions.read(file, { projectRoot: engine.identity.mainRoot });
+    let read: Awaited<ReturnType<SessionFiles['read']>>;
+    try {
+      read = await adapter.sessions.read(file, { projectRoot: engine.identity.mainRoot });
+    } catch (error) {
+      // Not recorded as read: the next import tries it again, and says so again.
+      result.problems.push(unreadable(file, error));
+      continue;
+    }
+    const { items, skipped } = read;
     db.transaction(() => {
       const counts = writeSessionItems(db, adapter.id, file, items);
       result.toolCalls += counts.toolCalls;

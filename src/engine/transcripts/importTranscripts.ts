@@ -3,6 +3,7 @@ import {
   findAgentSessionFiles,
   importAgentSessions,
   sessionFileOwner,
+  unreadable,
 } from './agentSessionImport';
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -65,8 +66,11 @@ export interface TranscriptImportResult extends RowCounts {
   skippedFiles: number;
   /** Files found that belong to another project (by recorded cwd) or record none. */
   foreignFiles: number;
-  /** Why each named file that is no agent's session file was not read. */
-  unrecognised: string[];
+  /**
+   * Files not imported, each with why: a named file that is no agent's session file, and any file that
+   * could not be read (too large, damaged, unreadable). Every other file is imported all the same.
+   */
+  problems: string[];
   lines: number;
   malformed: number;
   bytes: number;
@@ -118,7 +122,7 @@ function emptyResult(): TranscriptImportResult {
     files: 0,
     skippedFiles: 0,
     foreignFiles: 0,
-    unrecognised: [],
+    problems: [],
     lines: 0,
     malformed: 0,
     bytes: 0,
@@ -141,7 +145,7 @@ export async function importTranscripts(
     throw new Error('only the process that writes this project can import transcripts');
   let sources: Source[];
   let agentFiles: AgentSessionFile[];
-  const unrecognised: string[] = [];
+  const problems: string[] = [];
   if (options.paths?.length) {
     // Named files are told apart by their content: another agent's session format, else Claude Code's.
     sources = [];
@@ -150,7 +154,7 @@ export async function importTranscripts(
       const owner = sessionFileOwner(source.file);
       if (owner.agent === 'other') agentFiles.push(owner.found);
       else if (owner.agent === 'claude-code') sources.push(source);
-      else unrecognised.push(owner.problem);
+      else problems.push(owner.problem);
     }
   } else {
     sources = (options.claudeDir ? [options.claudeDir] : claudeConfigDirs()).flatMap((dir) =>
@@ -159,9 +163,10 @@ export async function importTranscripts(
     agentFiles = options.claudeDir ? [] : findAgentSessionFiles(engine.identity.roots);
   }
   const result = await new TranscriptImport(engine, options).run(sources);
-  result.unrecognised = unrecognised;
+  result.problems.unshift(...problems);
   if (!result.cancelled) {
     const others = await importAgentSessions(engine, agentFiles, options);
+    result.problems.push(...others.problems);
     result.files += others.files;
     result.skippedFiles += others.skippedFiles;
     result.malformed += others.malformed;
@@ -209,7 +214,12 @@ class TranscriptImport {
     for (const plan of plans) {
       if (this.options.signal?.aborted) break;
       progress.file = plan.file;
-      await this.importFile(plan, progress);
+      try {
+        await this.importFile(plan, progress);
+      } catch (error) {
+        // What was read of it is kept (each chunk commits with its offset); the next file is read all the same.
+        this.result.problems.push(unreadable(plan.file, error));
+      }
       progress.doneFiles++;
     }
     this.result.cancelled = this.options.signal?.aborted === true;

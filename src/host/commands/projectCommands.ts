@@ -145,9 +145,18 @@ export class ProjectCommands {
       `${result.prompts.toLocaleString('en-US')} prompts and ${result.sessions.toLocaleString('en-US')} sessions`;
     const files = `${result.files} transcript ${result.files === 1 ? 'file' : 'files'} read, ${result.skippedFiles} unchanged`;
     const malformed = result.malformed ? `; ${result.malformed} malformed lines skipped` : '';
-    void vscode.window.showInformationMessage(
-      `${result.cancelled ? 'Import stopped; kept' : 'Imported'} ${found} (${files}${malformed}).`,
+    const message = `${result.cancelled ? 'Import stopped; kept' : 'Imported'} ${found} (${files}${malformed}).`;
+    if (result.problems.length === 0) {
+      void vscode.window.showInformationMessage(message);
+      return;
+    }
+    // Each file is imported or reported on its own: the first problem said here, all of them in the log.
+    const more = result.problems.length > 1 ? ` and ${result.problems.length - 1} more (see the log)` : '';
+    const choice = await vscode.window.showWarningMessage(
+      `${message} Not imported: ${result.problems[0]}${more}.`,
+      'Show Log',
     );
+    if (choice === 'Show Log') this.log.channel.show(true);
   }
 
   async connectAgent(projectId?: string): Promise<void> {

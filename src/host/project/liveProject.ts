@@ -6,13 +6,14 @@ import {
   importTranscripts,
   type ProjectEngine,
   requestSave,
+  type TranscriptImportProgress,
   type TranscriptImportResult,
 } from '../../engine';
 import type { ProjectView } from '../../shared/protocol';
 import { LiveGauge } from './liveGauge';
 import type { Log } from '../log';
 import { SessionContextRefresher } from './sessionContextRefresher';
-import { ProjectIngest } from './projectIngest';
+import { ProjectIngest, catchUpScript } from './projectIngest';
 import { ProjectTools } from './projectTools';
 
 /** Counting transcripts lists folders; the dashboard asks far more often than they change. */
@@ -75,15 +76,21 @@ export class LiveProject {
       const abort = new AbortController();
       const cancel = token.onCancellationRequested(() => abort.abort());
       let reported = 0;
+      const options = {
+        signal: abort.signal,
+        onProgress: ({ doneBytes, totalBytes, doneFiles, totalFiles }: TranscriptImportProgress) => {
+          const pct = totalBytes > 0 ? (100 * doneBytes) / totalBytes : 100;
+          report.report({ message: `${doneFiles} of ${totalFiles} files`, increment: pct - reported });
+          reported = pct;
+        },
+      };
       try {
-        return await importTranscripts(this.engine, {
-          signal: abort.signal,
-          onProgress: ({ doneBytes, totalBytes, doneFiles, totalFiles }) => {
-            const pct = totalBytes > 0 ? (100 * doneBytes) / totalBytes : 100;
-            report.report({ message: `${doneFiles} of ${totalFiles} files`, increment: pct - reported });
-            reported = pct;
-          },
-        });
+        // In the catch-up process: a huge or hostile session file costs that process, never this thread.
+        const result = catchUpScript
+          ? await this.engine.importInChild(catchUpScript, options)
+          : await importTranscripts(this.engine, options);
+        for (const problem of result.problems) this.log.warn(`${this.name}: not imported: ${problem}`);
+        return result;
       } finally {
         cancel.dispose();
         this.transcriptCount.at = 0;

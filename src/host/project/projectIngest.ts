@@ -35,8 +35,11 @@ const HOST_CHUNK_BYTES = 128 * 1024;
  * extension host only reads back the database that process saved (engine/project/catchUp.ts).
  */
 const CATCH_UP_BACKLOG_BYTES = 1024 * 1024;
-/** The catch-up process's script ships beside the bundle; running from source there is none and all is read here. */
-const catchUpScript = bundledScript('catchUpProcess.js');
+/**
+ * The catch-up process's script ships beside the bundle; running from source there is none and all is read
+ * (and imported) here.
+ */
+export const catchUpScript = bundledScript('catchUpProcess.js');
 /** During a catch-up on this thread, old detail is folded as often as the CLI and the catch-up process fold it. */
 const FOLD_EVERY_CHUNKS = FOLD_EVERY_BYTES / HOST_CHUNK_BYTES;
 /**

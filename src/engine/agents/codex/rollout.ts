@@ -16,7 +16,7 @@
 import { userPromptText } from '../userPrompt';
 import { toEpochMs } from '../../events/eventLine';
 import { leadingFields } from '../jsonPrefix';
-import { parseSessionLines, textKey } from '../sessionLines';
+import { type SessionText, parseSessionLines, textKey } from '../sessionLines';
 import type { SessionItem } from '../adapter';
 import type { ToolCall, ToolOutcome } from '../types';
 import {
@@ -157,11 +157,11 @@ export function rolloutCwd(lines: Iterable<string>): string | undefined {
 
 /** Everything a rollout's text says, in file order; lines that are no JSON object are skipped and counted. */
 export function readRollout(
-  content: string,
+  source: SessionText,
   fallbackId = 'unknown',
 ): { items: SessionItem[]; skipped: number } {
   let ownMeta = false;
-  const { lines, skipped } = parseSessionLines(content, (raw, first) => {
+  const { lines, skipped } = parseSessionLines(source, (raw, first) => {
     const line = parseLine(raw, first);
     if (first) ownMeta = line?.type === 'session_meta';
     return line;

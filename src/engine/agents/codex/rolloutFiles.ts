@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionFiles } from '../adapter';
 import { codexHome, isInside } from './paths';
-import { readSessionBytes, sessionTailIncludes } from '../sessionBytes';
+import { readSessionHead, sessionTailIncludes } from '../sessionBytes';
 import { filesBelow } from '../sessionFolders';
 import { sessionFileReader } from '../sessionLines';
 import { readRollout, recogniseRolloutHead, rolloutCwd } from './rollout';
@@ -67,7 +67,7 @@ function rolloutFolder(file: string): string | undefined {
   }
   let head: string;
   try {
-    head = readSessionBytes(file, CWD_SEARCH_BYTES).toString('utf8');
+    head = readSessionHead(file, CWD_SEARCH_BYTES).toString('utf8');
   } catch {
     return undefined;
   }

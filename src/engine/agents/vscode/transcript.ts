@@ -35,7 +35,7 @@ import {
   parseJsonObject as parseObject,
 } from '../jsonValues';
 import { sessionTailIncludes } from '../sessionBytes';
-import { parseSessionLines, sessionFileReader, textKey } from '../sessionLines';
+import { type SessionText, parseSessionLines, sessionFileReader, textKey } from '../sessionLines';
 
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
 
@@ -339,10 +339,10 @@ class TranscriptReader {
 
 /** Everything a transcript's text says, in file order; lines that are no JSON object are skipped and counted. */
 export function readVscodeTranscript(
-  content: string,
+  source: SessionText,
   fallbackId = 'unknown',
 ): { items: SessionItem[]; skipped: number } {
-  const { lines, skipped } = parseSessionLines(content, (raw) => {
+  const { lines, skipped } = parseSessionLines(source, (raw) => {
     const line = parseObject(raw);
     return line !== undefined && typeof line.type === 'string' ? line : null;
   });

@@ -19,6 +19,7 @@ import { useBundle } from '../support/bundle';
 import { type HookAgent, hookCommand } from '../support/hookCommands';
 import { appendSession, savedEvents, useShippedBundle } from '../support/shipped';
 import { hookEvent, tempWorkspace } from '../support/events';
+import { until } from '../support/childRun';
 import { PLACEMENTS, SECRETS, leakedParts, recordLine } from '../support/secretCorpus';
 
 type Agent = HookAgent;
@@ -241,8 +242,8 @@ describe('the spooling hooks', () => {
   test('a spool file dated in the future is logged as of now, in today’s log file, even cut short', async () => {
     fs.mkdirSync(events, { recursive: true, mode: 0o700 });
     const future = new Date('2099-01-01T00:00:00Z');
-    const whole = path.join(events, '4242-0.spool');
-    const cut = path.join(events, '4242-1.spool');
+    const whole = path.join(events, '99999942-0.spool');
+    const cut = path.join(events, '99999942-1.spool');
     fs.writeFileSync(whole, JSON.stringify(toolEvent('from-the-future')), { mode: 0o600 });
     fs.writeFileSync(cut, '{"hook_event_name":"PostToolUse","cwd":', { mode: 0o600 });
     for (const file of [whole, cut]) fs.utimesSync(file, future, future);
@@ -290,29 +291,61 @@ describe('the spooling hooks', () => {
 
   test('a payload still being written that ends in } is read once, not at every pass, until it changes', () => {
     fs.mkdirSync(events, { recursive: true, mode: 0o700 });
-    const file = path.join(events, '4343-0.spool');
+    const file = path.join(events, '99999943-0.spool');
     fs.writeFileSync(file, '{"hook_event_name":"PostToolUse","tool_input":{}', { mode: 0o600 });
     const claimed: string[] = [];
     const pass = () => drainSpool(ws.home, { steps: { claimed: (name) => claimed.push(name) } });
     for (let i = 0; i < 5; i++) assert.deepEqual(pass(), { logged: 0, dropped: 0, waiting: 1, more: false });
-    assert.deepEqual(claimed, ['4343-0.spool'], 'taken and put back once, not at every pass');
+    assert.deepEqual(claimed, ['99999943-0.spool'], 'taken and put back once, not at every pass');
     // The hook writes the rest: the next pass takes it whole.
     fs.appendFileSync(file, ',"session_id":"s","tool_use_id":"written-late"}');
     assert.equal(pass().logged, 1);
     assert.ok(toolIds().includes('written-late'));
   });
 
+  test('a payload whose hook is still writing it is never taken, however long ago it last changed', async () => {
+    // An agent that stalls while it pipes the payload: `cat` holds the file open and writes the rest later.
+    const child = spawn('/bin/sh', ['-c', hookCommand('claude-code', 'PostToolUse')], {
+      cwd: ws.project,
+      env: { PATH: process.env.PATH, HOME: path.dirname(ws.home), CONTEXT_DECK_HOME: ws.home },
+    });
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    try {
+      const payload = JSON.stringify(toolEvent('written-after-a-stall'));
+      child.stdin.write(payload.slice(0, 40));
+      await until(() => {
+        const names = fs.existsSync(events) ? spooled() : [];
+        return names.length === 1 && fs.statSync(path.join(events, names[0])).size === 40;
+      }, 'the first bytes');
+      const file = path.join(events, spooled()[0]);
+      const longAgo = new Date(Date.now() - STALE_MS - 60_000);
+      fs.utimesSync(file, longAgo, longAgo);
+      assert.deepEqual(drainSpool(ws.home), { logged: 0, dropped: 0, waiting: 1, more: false });
+      assert.deepEqual(spooled(), [path.basename(file)], 'left where its hook writes it');
+      child.stdin.end(payload.slice(40));
+      await exited;
+      assert.equal(drainSpool(ws.home).logged, 1);
+      assert.deepEqual(
+        toolIds(),
+        ['written-after-a-stall'],
+        'whole: nothing written after the stall is lost',
+      );
+    } finally {
+      child.kill();
+    }
+  });
+
   test('payloads no one can read, and spool names that are no file, are rejected lines with their reasons', async () => {
     fs.mkdirSync(events, { recursive: true, mode: 0o700 });
-    const cut = path.join(events, '4444-0.spool');
+    const cut = path.join(events, '99999944-0.spool');
     fs.writeFileSync(cut, '{"hook_event_name":"PostToolUse","cwd":', { mode: 0o600 });
     const old = new Date(Date.now() - STALE_MS - 60_000);
     fs.utimesSync(cut, old, old);
-    assert.equal(spawnSync('mkfifo', [path.join(events, '4444-1.spool')]).status, 0);
-    fs.mkdirSync(path.join(events, '4444-2.spool'));
+    assert.equal(spawnSync('mkfifo', [path.join(events, '99999944-1.spool')]).status, 0);
+    fs.mkdirSync(path.join(events, '99999944-2.spool'));
     drainSpool(ws.home);
     // Set aside: no later pass lists them again.
-    assert.deepEqual(spooled().sort(), ['4444-1.spool.not-a-file', '4444-2.spool.not-a-file']);
+    assert.deepEqual(spooled().sort(), ['99999944-1.spool.not-a-file', '99999944-2.spool.not-a-file']);
     const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
     try {
       const ingested = await engine.ingest();
@@ -323,8 +356,8 @@ describe('the spooling hooks', () => {
         reasons.some((reason) => /could not read this payload: not JSON/.test(reason)),
         reasons.join('\n'),
       );
-      assert.ok(reasons.some((reason) => /4444-1\.spool is a named pipe/.test(reason)));
-      assert.ok(reasons.some((reason) => /4444-2\.spool is a folder/.test(reason)));
+      assert.ok(reasons.some((reason) => /99999944-1\.spool is a named pipe/.test(reason)));
+      assert.ok(reasons.some((reason) => /99999944-2\.spool is a folder/.test(reason)));
     } finally {
       await engine.close();
     }

@@ -10,7 +10,8 @@
  *   and the removal never doubles the event, a crash before the append never loses it.
  * - An append that fails (a full disk) leaves its claim to the next pass, and ends this one.
  * Files are taken in the order they were written (modification time), so events keep their order. A file
- * still being written (not yet a whole JSON object, and changed within STALE_MS) waits for the next pass.
+ * still being written (not yet a whole JSON object, and changed within STALE_MS or its hook's shell still
+ * running) waits for the next pass.
  * A pass is synchronous, so two passes of one process never run at once; it takes at most `limit` files,
  * so that a large backlog keeps the host responsive between passes.
  */
@@ -28,9 +29,16 @@ import { appendEventLine, eventLogFile } from '../events/eventLog';
 /** How far ahead of our clock a spool file's time may be before it counts as dated in the future. */
 const FUTURE_TOLERANCE_MS = 60_000;
 const PENDING = /^\d+-\d+\.spool$/;
+/** A spool file is named by the pid of the hook's shell, whose `cat` writes it. */
+const WRITER_PID = /^(\d+)-/;
 const CLAIMED = /^(\d+-\d+\.spool)\.(\d+)\.claim$/;
-/** Longer than any hook's timeout: a file unchanged this long has been written all it ever will be. */
+/** Longer than any hook's timeout: a file unchanged this long has been written all it ever will be... */
 export const STALE_MS = 120_000;
+/**
+ * ...unless its hook's shell is still running (an agent that stalls while it pipes the payload): then its
+ * `cat` may write more into it, and it waits; a pid taken by another process since waits no more than this.
+ */
+const WRITER_WAIT_MS = 24 * 60 * 60_000;
 
 export interface DrainResult {
   /** Payloads appended to the event log. */
@@ -91,6 +99,12 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Whether the shell that named a spool file runs still (pid 0 would ask about our own process group). */
+function writerRunning(name: string): boolean {
+  const pid = Number(WRITER_PID.exec(name)?.[1] ?? 0);
+  return pid > 0 && isAlive(pid);
 }
 
 /** The suffix a spool name that is no file is renamed with: no pass lists it again. */
@@ -238,9 +252,10 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
     const mtime = Number(entry.mtimeNs / 1_000_000n);
     // Dated in the future (a wrong clock, a touched file): not being written now, and logged as of now.
     const future = mtime > now + FUTURE_TOLERANCE_MS;
-    const young = !future && now - mtime < STALE_MS;
+    const age = now - mtime;
+    const beingWritten = !future && (age < STALE_MS || (age < WRITER_WAIT_MS && writerRunning(entry.name)));
     const unchanged = notWhole.get(entry.name) === entry.stamp;
-    if (young && !entry.leftover && (unchanged || !mayBeWhole(path.join(dir, entry.current)))) {
+    if (beingWritten && !entry.leftover && (unchanged || !mayBeWhole(path.join(dir, entry.current)))) {
       result.waiting++;
       continue;
     }
@@ -255,7 +270,7 @@ export function drainSpool(home: string, options: DrainOptions = {}): DrainResul
       const read = readStart(claim);
       if (!read) continue;
       const receivedAt = new Date(Math.min(mtime, now));
-      if (young && !isWholeObject(read.data)) {
+      if (beingWritten && !isWholeObject(read.data)) {
         // The hook is still writing it (cat writes a large payload in pieces): back, and not read again
         // until it changes.
         fs.renameSync(claim, path.join(dir, entry.name));

@@ -44,6 +44,14 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: 'agents-apart',
+      comment:
+        "One agent's folder (src/engine/agents/<agent>/) never imports another's: what two agents share lives in src/engine/agents/ itself.",
+      severity: 'error',
+      from: { path: '^src/engine/agents/([^/]+)/' },
+      to: { path: '^src/engine/agents/[^/]+/', pathNot: '^src/engine/agents/$1/' },
+    },
+    {
       name: 'engine-workers-are-entries',
       comment:
         'src/engine/workers/ holds entry scripts, bundled on their own and started by path: nothing imports them.',

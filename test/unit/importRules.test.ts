@@ -107,4 +107,22 @@ describe('the import rules (dependency-cruiser)', () => {
       'engine-workers-are-entries',
     ]);
   });
+
+  test("one agent's folder importing another's fails; the agents' shared modules and its own files pass", () => {
+    const { status, report } = cruise({
+      'src/engine/agents/recorderHooks.ts': 'export const plan = 1;\n',
+      'src/engine/agents/claudeCode/hookSettings.ts':
+        "import { plan } from '../recorderHooks';\nexport const claude = plan;\n",
+      'src/engine/agents/codex/hooks.ts':
+        "import { claude } from '../claudeCode/hookSettings';\nimport { own } from './own';\nexport const codex = claude + own;\n",
+      'src/engine/agents/codex/own.ts': 'export const own = 2;\n',
+    });
+    assert.notEqual(status, 0);
+    assert.deepEqual(brokenRules(report), ['agents-apart']);
+    assert.match(
+      report,
+      /src\/engine\/agents\/codex\/hooks\.ts → src\/engine\/agents\/claudeCode\/hookSettings\.ts/,
+    );
+    assert.doesNotMatch(report, /own\.ts|recorderHooks\.ts/);
+  });
 });

@@ -143,7 +143,7 @@ export { compactCommand } from './pruning/focus';
 export { adviseSession, dismissalKey } from './pruning/sessionAdvice';
 
 // The agents: their adapters, connecting their hooks, and the memory server in their config.
-export { AGENT_ADAPTERS, agentTraces } from './agents';
+export { AGENT_ADAPTERS, agentTraces, hookSettingsFiles } from './agents';
 export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
 export { type AgentId } from '../shared/agents';
 export { HOOK_SCOPES, type HookScope } from './agents/claudeCode/hookSettings';

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bundledScript, warmUpSqlJs } from '../engine';
+import { bundledScript, hookSettingsFiles, warmUpSqlJs } from '../engine';
 import { AgentConnection } from './agentConnection';
 import type { CommandTable } from './commands/commandIds';
 import { MemoryCommands } from './commands/memoryCommands';
@@ -63,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.registerTextDocumentContentProvider(REJECTS_SCHEME, rejects),
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, connection.preview),
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_PREVIEW_SCHEME, contextPreviews),
-    ...watchAgentSettings(() => current.refresh()),
+    watchAgentSettings(() => current.refresh()),
     ...registerCommands(commands, log),
     memoryDocuments,
     memoryServers,
@@ -107,20 +107,32 @@ function warmUpDatabaseCode(log: Log): void {
   );
 }
 
-/** Connection state follows edits of Claude Code's settings, in the workspace and in the user's home. */
-function watchAgentSettings(onChange: () => void): vscode.Disposable[] {
-  const watchers = [
-    vscode.workspace.createFileSystemWatcher('**/.claude/settings*.json'),
-    vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(path.join(os.homedir(), '.claude')), 'settings*.json'),
-    ),
-  ];
-  for (const watcher of watchers) {
-    watcher.onDidChange(onChange);
-    watcher.onDidCreate(onChange);
-    watcher.onDidDelete(onChange);
-  }
-  return watchers;
+/**
+ * Connection state follows edits of every agent's hook files, in each workspace folder and in the user's
+ * home (the adapters say where: agents/index.ts `hookSettingsFiles`); folders added later are watched too.
+ */
+function watchAgentSettings(onChange: () => void): vscode.Disposable {
+  let watchers: vscode.Disposable[] = [];
+  const watch = () => {
+    for (const watcher of watchers) watcher.dispose();
+    const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    const files = new Set(roots.flatMap((root) => hookSettingsFiles(root, os.homedir())));
+    watchers = [...files].map((file) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)),
+      );
+      watcher.onDidChange(onChange);
+      watcher.onDidCreate(onChange);
+      watcher.onDidDelete(onChange);
+      return watcher;
+    });
+  };
+  watch();
+  const folders = vscode.workspace.onDidChangeWorkspaceFolders(watch);
+  return new vscode.Disposable(() => {
+    folders.dispose();
+    for (const watcher of watchers) watcher.dispose();
+  });
 }
 
 /** Close every engine: each saves its snapshot and releases its writer lock for the next window. */

@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { hookSettingsFiles } from '../../src/engine/agents';
 import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { drainSpool } from '../../src/engine/log/spool';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
@@ -302,5 +303,21 @@ describe('connect the other agents', () => {
     const run = cli('hooks', 'install', '--agent', 'cursor');
     assert.equal(run.status, 2);
     assert.match(run.stderr, /--agent must be one of claude-code, vscode, codex, opencode/);
+  });
+});
+
+describe('the hook files watched for the connection state', () => {
+  test("every agent's hook file, in the project and at home, not only Claude Code's", () => {
+    const files = hookSettingsFiles('/work/app', '/home/ana');
+    for (const expected of [
+      '/work/app/.claude/settings.json',
+      '/home/ana/.claude/settings.json',
+      '/work/app/.codex/hooks.json',
+      '/home/ana/.codex/hooks.json',
+      '/work/app/.github/hooks/context-deck.json',
+      '/work/app/.opencode/plugins/context-deck.js',
+    ])
+      assert.ok(files.includes(expected), `${expected} is watched`);
+    assert.equal(new Set(files).size, files.length, 'each file once');
   });
 });

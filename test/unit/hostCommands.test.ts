@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
+import { AGENT_ADAPTERS } from '../../src/engine/agents';
 import { COMMAND_IDS, DASHBOARD_VIEW_ID, VSCODE_COMMANDS } from '../../src/host/commands/commandIds';
 
 interface Manifest {
+  activationEvents: string[];
   contributes: {
     commands: Array<{ command: string }>;
     menus: Record<string, Array<{ command: string }>>;
@@ -20,6 +22,14 @@ const manifest = JSON.parse(
 const declared = new Set<string>(COMMAND_IDS);
 
 describe('host commands and package.json', () => {
+  test("a workspace with any agent's files activates the extension: one event per trace an adapter declares", () => {
+    const traces = [...new Set(AGENT_ADAPTERS.flatMap((adapter) => adapter.traces.project))];
+    assert.deepEqual(
+      [...manifest.activationEvents].sort(),
+      traces.map((trace) => `workspaceContains:${trace}`).sort(),
+    );
+  });
+
   test('every contributed command is declared, and every declared one contributed', () => {
     const contributed = manifest.contributes.commands.map((entry) => entry.command);
     assert.deepEqual(

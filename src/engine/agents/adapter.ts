@@ -171,9 +171,21 @@ export interface MemoryServerInstaller {
   isAdded(file: string, text: string | undefined): boolean;
 }
 
+/**
+ * Where an agent leaves traces: folders and files in a project and at home, and its command on PATH. A
+ * project trace activates the extension (package.json `activationEvents`, checked against these by
+ * hostCommands.test.ts), and Connect offers the agents whose traces it finds.
+ */
+export interface AgentTraces {
+  home: readonly string[];
+  project: readonly string[];
+  command?: string;
+}
+
 export interface AgentAdapter {
   id: AgentId;
   displayName: string;
+  traces: AgentTraces;
   payloads: PayloadReader;
   hooks?: HookInstaller;
   sessions?: SessionFiles;

@@ -25,21 +25,6 @@ export function adapterOf(id: AgentId): AgentAdapter | undefined {
   return AGENT_ADAPTERS.find((adapter) => adapter.id === id);
 }
 
-/** Where an agent leaves traces: its config folders at home and in the project, its command on PATH. */
-const TRACES: Readonly<Record<AgentId, { home: string[]; project: string[]; command?: string }>> = {
-  'claude-code': { home: ['.claude'], project: ['.claude', 'CLAUDE.md', '.mcp.json'], command: 'claude' },
-  // Runs wherever this extension runs; its hook folders say someone set it up.
-  vscode: { home: ['.copilot'], project: ['.github/hooks', '.vscode/mcp.json'] },
-  codex: { home: ['.codex'], project: ['.codex', 'AGENTS.md'], command: 'codex' },
-  // Shares VS Code's hook folders; its command says it is installed.
-  'copilot-cli': { home: ['.copilot/session-state'], project: [], command: 'copilot' },
-  opencode: {
-    home: ['.config/opencode', '.local/share/opencode'],
-    project: ['.opencode', 'opencode.json', 'opencode.jsonc'],
-    command: 'opencode',
-  },
-};
-
 /** What says an agent is used here: paths that exist, or its command on PATH; empty when nothing does. */
 export function agentTraces(
   id: AgentId,
@@ -47,11 +32,24 @@ export function agentTraces(
   userHome: string,
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
-  const traces = TRACES[id];
+  const traces = adapterOf(id)?.traces;
+  if (!traces) return [];
   const found = [
     ...traces.project.map((name) => path.join(projectRoot, name)),
     ...traces.home.map((name) => path.join(userHome, name)),
   ].filter((candidate) => fs.existsSync(candidate));
   const command = traces.command && findOnPath(traces.command, env);
   return command ? [...found, command] : found;
+}
+
+/**
+ * Every file an agent's hooks are written to for a project, in each of its scopes: what to watch so that
+ * the connection state follows edits made outside Context Deck.
+ */
+export function hookSettingsFiles(projectRoot: string, userHome: string): string[] {
+  const files = AGENT_ADAPTERS.flatMap((adapter) => {
+    const hooks = adapter.hooks;
+    return hooks ? hooks.scopes.map((scope) => hooks.settingsPath(scope, projectRoot, userHome)) : [];
+  });
+  return [...new Set(files)];
 }

@@ -12,6 +12,7 @@ import { claudeTools } from './toolConfig';
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   displayName: 'Claude Code',
+  traces: { home: ['.claude'], project: ['.claude', 'CLAUDE.md', '.mcp.json'], command: 'claude' },
   payloads: claudePayloads,
   hooks: claudeHooks,
   tools: claudeTools,

@@ -12,6 +12,7 @@ import { codexSessions } from './rolloutFiles';
 export const codexAdapter: AgentAdapter = {
   id: 'codex',
   displayName: 'Codex CLI',
+  traces: { home: ['.codex'], project: ['.codex', 'AGENTS.md'], command: 'codex' },
   payloads: codexPayloads,
   hooks: codexHooks,
   sessions: codexSessions,

@@ -8,5 +8,7 @@ import { copilotCliPayloads } from './payload';
 export const copilotCliAdapter: AgentAdapter = {
   id: 'copilot-cli',
   displayName: 'GitHub Copilot CLI',
+  // Shares VS Code's hook folders; its command says it is installed.
+  traces: { home: ['.copilot/session-state'], project: [], command: 'copilot' },
   payloads: copilotCliPayloads,
 };

@@ -9,6 +9,11 @@ import { opencodeSessions } from './sessionStore';
 export const opencodeAdapter: AgentAdapter = {
   id: 'opencode',
   displayName: 'opencode',
+  traces: {
+    home: ['.config/opencode', '.local/share/opencode'],
+    project: ['.opencode', 'opencode.json', 'opencode.jsonc'],
+    command: 'opencode',
+  },
   payloads: opencodePayloads,
   hooks: opencodeHooks,
   sessions: opencodeSessions,

@@ -12,6 +12,8 @@ import { vscodeSessions } from './transcript';
 export const vscodeAdapter: AgentAdapter = {
   id: 'vscode',
   displayName: 'VS Code agent',
+  // Runs wherever this extension runs; its hook folders say someone set it up.
+  traces: { home: ['.copilot'], project: ['.github/hooks', '.vscode/mcp.json'] },
   payloads: vscodePayloads,
   hooks: vscodeHooks,
   sessions: vscodeSessions,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import {
+  AGENT_ADAPTERS,
   type Advice,
   type AdviceState,
   adviseSession,
@@ -13,12 +14,21 @@ import {
 import type { AdviceActionKind, AdviceView } from '../shared/protocol';
 import type { LiveProject } from './project/liveProject';
 import { type Log, shortMessage } from './log';
+import { type AgentId, agentName } from '../shared/agents';
 import { isSessionActive } from '../shared/sessionActivity';
 import { visibleLine } from '../shared/visibleText';
 import { terminalLine, terminalLineProblem } from './terminalLine';
 
-/** How a terminal running the agent can be recognised from its command line or its name. */
-const AGENT_PATTERN = /\bclaude\b/i;
+/**
+ * How a terminal running the agent can be recognised from its command line or its name: by the command
+ * its adapter declares (agents' `traces.command`); for a session of no known agent, any agent's.
+ */
+function terminalPattern(agent: AgentId | undefined): RegExp | undefined {
+  const commands = AGENT_ADAPTERS.filter((adapter) => agent === undefined || adapter.id === agent).flatMap(
+    (adapter) => (adapter.traces.command ? [adapter.traces.command] : []),
+  );
+  return commands.length ? new RegExp(`\\b(${commands.join('|')})\\b`, 'i') : undefined;
+}
 
 /** Child processes of a process (Linux /proc; elsewhere the terminal's name is all we have). */
 function childCommandLines(pid: number): string[] {
@@ -38,12 +48,14 @@ function childCommandLines(pid: number): string[] {
 }
 
 /** The terminal where the agent runs: by the processes inside it, else by its name. */
-async function findAgentTerminal(): Promise<vscode.Terminal | undefined> {
+async function findAgentTerminal(agent: AgentId | undefined): Promise<vscode.Terminal | undefined> {
+  const pattern = terminalPattern(agent);
+  if (!pattern) return undefined;
   for (const terminal of vscode.window.terminals) {
     const pid = await terminal.processId;
-    if (pid && childCommandLines(pid).some((line) => AGENT_PATTERN.test(line))) return terminal;
+    if (pid && childCommandLines(pid).some((line) => pattern.test(line))) return terminal;
   }
-  return vscode.window.terminals.find((terminal) => AGENT_PATTERN.test(terminal.name));
+  return vscode.window.terminals.find((terminal) => pattern.test(terminal.name));
 }
 
 interface Undoable {
@@ -105,7 +117,7 @@ export class ContextAdvice {
     const name = item?.name ?? itemId;
     switch (action) {
       case 'compact':
-        await this.compact(advice);
+        await this.compact(advice, live.gauge.agent);
         return;
       case 'closeFile':
         await this.closeEditors(name);
@@ -158,16 +170,17 @@ export class ContextAdvice {
    * `/compact` with focus instructions for the agent's terminal, or for the clipboard when there is none: the
    * user reads the exact line first (and may edit it); Enter sends it as one line, Escape sends nothing.
    */
-  private async compact(advice: Advice | undefined): Promise<void> {
+  private async compact(advice: Advice | undefined, agent: AgentId | undefined): Promise<void> {
     // Restricted Mode types nothing into a terminal: the line is copied instead.
-    const terminal = vscode.workspace.isTrusted ? await findAgentTerminal() : undefined;
+    const terminal = vscode.workspace.isTrusted ? await findAgentTerminal(agent) : undefined;
     // A process can rename its terminal: its name is shown as one visible line too.
     const target = terminal && visibleLine(terminal.name);
+    const name = agent ? agentName(agent) : 'the agent';
     const confirmed = await vscode.window.showInputBox({
-      title: terminal ? `Send to Claude Code in "${target}"` : 'Copy for Claude Code',
+      title: terminal ? `Send to ${name} in "${target}"` : `Copy for ${name}`,
       prompt: terminal
-        ? 'Enter sends this line to Claude Code, Escape cancels. You can edit it first.'
-        : 'No terminal running Claude Code was found: Enter copies this line to paste into Claude Code.',
+        ? `Enter sends this line to ${name}, Escape cancels. You can edit it first.`
+        : `No terminal running ${name} was found: Enter copies this line to paste into ${name}.`,
       value: advice ? compactCommand(advice) : '/compact',
       ignoreFocusOut: true,
       validateInput: terminalLineProblem,
@@ -183,7 +196,7 @@ export class ContextAdvice {
     }
     await vscode.env.clipboard.writeText(line);
     void vscode.window.showInformationMessage(
-      'Copied /compact to the clipboard: no terminal running Claude Code was found. Paste it into Claude Code.',
+      `Copied /compact to the clipboard: no terminal running ${name} was found. Paste it into ${name}.`,
     );
   }
 

@@ -182,6 +182,11 @@ export class LiveGauge implements vscode.Disposable {
     return this.gauge && this.read ? this.gauge.reading() : null;
   }
 
+  /** The agent of the session followed, once one is. */
+  get agent(): AgentId | undefined {
+    return this.gauge?.agent;
+  }
+
   view(): GaugeView | null {
     return this.gauge && this.read ? gaugeView(this.gauge.agent, this.gauge.reading()) : null;
   }

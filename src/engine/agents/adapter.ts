@@ -18,6 +18,11 @@ export interface PayloadReader {
   normalise(payload: EventPayload): AgentEvent | undefined;
   /** False for an agent that reads nothing a hook prints (so the recorder prints no session context). */
   readsHookOutput?: false;
+  /**
+   * Which reader is asked first when two are as sure: the more specific payload shape higher. Claude
+   * Code's shape is shared by others, so it is the lowest.
+   */
+  specificity: number;
 }
 
 /** The text of a settings file before and after a change; `after` undefined means the file is removed. */

@@ -12,14 +12,22 @@ import type { AgentEvent } from './types';
 import { type AgentId, isAgentId } from '../../shared/agents';
 import { vscodePayloads } from './vscode/payload';
 
-/** Most specific first: on a tie the earlier reader wins, and Claude Code's shape is shared by others. */
-const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [
-  ['copilot-cli', copilotCliPayloads],
-  ['vscode', vscodePayloads],
-  ['codex', codexPayloads],
-  ['opencode', opencodePayloads],
-  ['claude-code', claudePayloads],
-];
+/**
+ * Every agent's payload reader, the same object as its adapter's `payloads` (kept here apart from the
+ * adapters so the recorder loads no more than the readers). An agent without one does not compile.
+ */
+export const PAYLOAD_READERS: Readonly<Record<AgentId, PayloadReader>> = {
+  'claude-code': claudePayloads,
+  vscode: vscodePayloads,
+  codex: codexPayloads,
+  opencode: opencodePayloads,
+  'copilot-cli': copilotCliPayloads,
+};
+
+/** The order readers are asked in, most specific first: on a tie the earlier one wins. */
+const ASKED_IN_ORDER = (Object.keys(PAYLOAD_READERS) as AgentId[]).sort(
+  (a, b) => PAYLOAD_READERS[b].specificity - PAYLOAD_READERS[a].specificity,
+);
 
 /**
  * The agent a payload is from: the reader most certain of it, the recorder's tag (`hint`, from a line's
@@ -28,8 +36,8 @@ const READERS: ReadonlyArray<[AgentId, PayloadReader]> = [
 function recogniseAgent(payload: EventPayload, hint?: unknown): AgentId | undefined {
   let best: AgentId | undefined;
   let bestScore = 0;
-  for (const [id, reader] of READERS) {
-    const score = reader.recognise(payload);
+  for (const id of ASKED_IN_ORDER) {
+    const score = PAYLOAD_READERS[id].recognise(payload);
     if (score > bestScore) {
       best = id;
       bestScore = score;
@@ -38,13 +46,9 @@ function recogniseAgent(payload: EventPayload, hint?: unknown): AgentId | undefi
   return bestScore < 2 && isAgentId(hint) ? hint : best;
 }
 
-function readerOf(id: AgentId): PayloadReader {
-  return READERS.find(([reader]) => reader === id)?.[1] ?? claudePayloads;
-}
-
 /** Whether the agent reads what the hook prints (the session-start context). */
 export function readsHookOutput(agent: AgentId): boolean {
-  return readerOf(agent).readsHookOutput !== false;
+  return PAYLOAD_READERS[agent].readsHookOutput !== false;
 }
 
 /**
@@ -56,7 +60,7 @@ export function readPayload(
   hint?: unknown,
 ): { agent: AgentId | undefined; event: AgentEvent | undefined } {
   const agent = recogniseAgent(payload, hint);
-  return { agent, event: agent && readerOf(agent).normalise(payload) };
+  return { agent, event: agent && PAYLOAD_READERS[agent].normalise(payload) };
 }
 
 /** The payload as a neutral event, read by the agent it is recognised as; undefined when none knows it. */

@@ -108,6 +108,8 @@ function claudeToolCall(payload: EventPayload, kind: EventKind): ToolCall | unde
 }
 
 export const claudePayloads: PayloadReader = {
+  // Its shape (`hook_event_name`) is shared by the others: asked last.
+  specificity: 0,
   recognise: (payload) => (typeof payload.hook_event_name === 'string' ? 1 : 0),
   normalise: (payload) =>
     readEnvelope(payload, { agent: 'claude-code', kinds: EVENT_KINDS, toolCall: claudeToolCall }),

@@ -173,6 +173,8 @@ function normaliseCopilotCliPayload(payload: EventPayload): AgentEvent | undefin
 }
 
 export const copilotCliPayloads: PayloadReader = {
+  // Shares VS Code's hook files and much of its payload shape: asked first.
+  specificity: 4,
   recognise: recogniseCopilotCliPayload,
   normalise: normaliseCopilotCliPayload,
 };

@@ -401,6 +401,32 @@ describe('discovery from use and failure demotion (seed 002)', () => {
 });
 
 describe('ranking (seeds 000 and 002)', () => {
+  test("a tool is credited to the agent whose adapter read its config, not guessed from the file's name", () => {
+    // opencode reads a config anywhere $OPENCODE_CONFIG says; Cursor's file is read by no agent we record.
+    const custom = path.join(path.dirname(ws.project), 'team-settings.json');
+    fs.writeFileSync(
+      custom,
+      JSON.stringify({ mcp: { linear: { type: 'remote', url: 'https://mcp.linear.app/sse' } } }),
+    );
+    fs.mkdirSync(path.join(ws.project, '.cursor'));
+    fs.writeFileSync(
+      path.join(ws.project, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { figma: { command: 'npx', args: ['figma-mcp'] } } }),
+    );
+    const saved = process.env.OPENCODE_CONFIG;
+    process.env.OPENCODE_CONFIG = custom;
+    try {
+      rescan();
+    } finally {
+      if (saved === undefined) delete process.env.OPENCODE_CONFIG;
+      else process.env.OPENCODE_CONFIG = saved;
+    }
+    const agentsOf = (name: string) => find(rank(), name).agents;
+    assert.deepEqual(agentsOf('linear_*'), ['opencode']);
+    assert.deepEqual(agentsOf('mcp__figma__*'), []);
+    assert.deepEqual(agentsOf('mcp__tidewave__*'), ['claude-code']);
+  });
+
   /**
    * Bash 6 calls (last 1 h ago), Read 2 (2 days), tidewave's tools 3 + 2 (last 1 day), Grep 4 (10 days
    * ago: in the recent-200 window but not in the last 7 days), chrome-devtools never used.

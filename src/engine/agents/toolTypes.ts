@@ -1,4 +1,5 @@
 /** What the config scan finds; the words for tools themselves are shared with the host and the dashboard. */
+import type { AgentId } from '../../shared/agents';
 import type { ConfigFileProblem, ToolScope, ToolType } from '../../shared/tools';
 
 /** One tool declared in a config file. */
@@ -15,6 +16,11 @@ export interface ConfigEntry {
   description?: string;
   /** Declared but switched off (`disabledMcpjsonServers`, a plugin disabled in `enabledPlugins`). */
   disabled: boolean;
+  /**
+   * The agent that reads the declaring file: the scanning adapter's, unless the entry says otherwise (null:
+   * a file no agent Context Deck records reads, like Cursor's `.cursor/mcp.json`).
+   */
+  agent?: AgentId | null;
 }
 
 export interface ScanProblem extends ConfigFileProblem {
@@ -26,8 +32,8 @@ export interface ScanProblem extends ConfigFileProblem {
 }
 
 export interface ConfigScan {
-  /** Unique by (name, scope); the first declaration wins. */
-  entries: ConfigEntry[];
+  /** Unique by (name, scope); the first declaration wins. Each says the agent that reads it. */
+  entries: Array<ConfigEntry & { agent: AgentId | null }>;
   problems: ScanProblem[];
   /** The scopes this scan read: only tools of these scopes can be found removed. */
   scopes: ToolScope[];

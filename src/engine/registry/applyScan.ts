@@ -8,7 +8,7 @@ import { displayPath } from '../agents/configLocations';
 import { DEMOTE_FAILURES, type RegistryWriter, assertWriter, readRows } from './registryDb';
 import { configuredServerPrefix, serverToolPrefix } from '../agents/toolNames';
 import type { ToolScope, ToolStatus, ToolType } from '../../shared/tools';
-import type { ConfigEntry, ConfigScan } from '../agents/toolTypes';
+import type { ConfigScan } from '../agents/toolTypes';
 
 export interface ScanApplied {
   /** Entries seen for the first time. */
@@ -27,10 +27,12 @@ const RESTORED_REASON = `CASE WHEN last5_failures >= ${DEMOTE_FAILURES} THEN las
 
 const UPSERT = `
   INSERT INTO tool_registry
-    (name, scope, type, origin, source, line, server, description, disabled, status, discovered_at, updated_at)
-  VALUES (?, ?, ?, 'config', ?, ?, ?, ?, ?, 'active', ?, ?)
+    (name, scope, type, origin, source, line, server, description, disabled, declared_by, status, discovered_at,
+     updated_at)
+  VALUES (?, ?, ?, 'config', ?, ?, ?, ?, ?, ?, 'active', ?, ?)
   ON CONFLICT (name, scope) DO UPDATE SET
     type = excluded.type, origin = 'config', source = excluded.source, line = excluded.line,
+    declared_by = excluded.declared_by,
     server = excluded.server, description = excluded.description, disabled = excluded.disabled,
     updated_at = excluded.updated_at,
     status = CASE WHEN status = 'stale' THEN ${RESTORED_STATUS} ELSE status END,
@@ -47,10 +49,11 @@ type ConfigRow = {
   server: string | null;
   description: string | null;
   disabled: number;
+  declared_by: string | null;
 };
 
 /** Whether a scanned entry says anything the registry row doesn't already hold. */
-function changed(row: ConfigRow, entry: ConfigEntry): boolean {
+function changed(row: ConfigRow, entry: ConfigScan['entries'][number]): boolean {
   return (
     row.status === 'stale' ||
     row.type !== entry.type ||
@@ -58,7 +61,8 @@ function changed(row: ConfigRow, entry: ConfigEntry): boolean {
     row.line !== entry.line ||
     row.server !== (entry.server ?? null) ||
     row.description !== (entry.description ?? null) ||
-    row.disabled !== (entry.disabled ? 1 : 0)
+    row.disabled !== (entry.disabled ? 1 : 0) ||
+    row.declared_by !== entry.agent
   );
 }
 
@@ -74,7 +78,7 @@ export function applyScan(engine: RegistryWriter, scan: ConfigScan, now = Date.n
     const before = new Map(
       readRows<ConfigRow>(
         db,
-        `SELECT id, name, scope, type, status, source, line, server, description, disabled
+        `SELECT id, name, scope, type, status, source, line, server, description, disabled, declared_by
            FROM tool_registry WHERE origin = 'config'`,
       ).map((row) => [key(row.scope, row.name), row]),
     );
@@ -99,6 +103,7 @@ export function applyScan(engine: RegistryWriter, scan: ConfigScan, now = Date.n
         entry.server ?? null,
         entry.description ?? null,
         entry.disabled ? 1 : 0,
+        entry.agent,
         now,
         now,
       ]);

@@ -38,10 +38,13 @@ export function scanConfigs(options: ScanOptions): ConfigScan {
   const locations = configLocations(options);
   const scopes = TOOL_SCOPES.filter((scope) => (options.scopes ?? TOOL_SCOPES).includes(scope));
   const scan = startToolScan(locations, scopes);
-  const entries: ConfigEntry[] = [];
+  const entries: ConfigScan['entries'] = [];
   for (const adapter of AGENT_ADAPTERS) {
     if (!adapter.tools) continue;
-    entries.push(...(adapter.tools.entries?.(scan) ?? serverOnlyEntries(adapter.tools, scan)));
+    const found = adapter.tools.entries?.(scan) ?? serverOnlyEntries(adapter.tools, scan);
+    entries.push(
+      ...found.map((entry) => ({ ...entry, agent: entry.agent === undefined ? adapter.id : entry.agent })),
+    );
   }
   scan.reportWarnings();
   const seen = new Set<string>();

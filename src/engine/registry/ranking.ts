@@ -61,6 +61,7 @@ type RegistryRow = {
   server: string | null;
   description: string | null;
   disabled: number;
+  declared_by: string | null;
   status: ToolStatus;
   status_reason: string | null;
   discovered_at: number;
@@ -146,7 +147,7 @@ export function* rankingSteps(
   const db = engine.store;
   const rows = readRows<RegistryRow>(
     db,
-    `SELECT name, type, scope, origin, source, line, server, description, disabled, status, status_reason,
+    `SELECT name, type, scope, origin, source, line, server, description, disabled, declared_by, status, status_reason,
        discovered_at, updated_at, last_used_at, usage_count, failure_count, window_calls, window_failures, agents
      FROM tool_registry`,
   );
@@ -235,7 +236,7 @@ export function* rankingSteps(
       origin: row.origin,
       server: row.server,
       source: row.source,
-      agents: toolAgents(row.source, row.agents),
+      agents: toolAgents(row.declared_by, row.agents),
       line: row.line,
       description: row.description,
       disabled: row.disabled === 1,

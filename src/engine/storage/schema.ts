@@ -266,6 +266,11 @@ export const MIGRATIONS: readonly string[] = [
   INSERT OR REPLACE INTO counters (name, value)
     SELECT 'memory.relabel_agent_notes', 1 WHERE EXISTS (SELECT 1 FROM observations WHERE source = 'saved');
   `,
+  // The agent whose config declares a tool, as its adapter's scan says (null: a file no recorded agent
+  // reads, Cursor's); filled by the next scan, which sees every row as changed until then.
+  `
+  ALTER TABLE tool_registry ADD COLUMN declared_by TEXT;
+  `,
 ];
 
 class SchemaTooNewError extends Error {

@@ -71,7 +71,11 @@ function projectEntries(
 /** Cursor has no adapter (no hooks) and no disable list; its servers are named as Claude Code names them. */
 function cursorEntries(context: ToolScanContext): ConfigEntry[] {
   const cursor = context.read(path.join(context.locations.projectRoot, '.cursor', 'mcp.json'));
-  return cursor ? serverEntries(cursor, ['mcpServers'], { scope: 'project', isDisabled: () => false }) : [];
+  const entries = cursor
+    ? serverEntries(cursor, ['mcpServers'], { scope: 'project', isDisabled: () => false })
+    : [];
+  // Cursor reads it, not Claude Code: no agent Context Deck records.
+  return entries.map((entry) => ({ ...entry, agent: null }));
 }
 
 /** Skills, commands and subagents under a `.claude` folder. */

@@ -3,13 +3,12 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SessionItem } from '../../src/engine/agents/adapter';
 import {
   ForeignPluginError,
   PLUGIN_FILE_NAME,
-  applyWal,
   findSessionFiles,
   isContextDeckPlugin,
   mcpServerOf,
@@ -20,7 +19,6 @@ import {
   opencodePluginPath,
   pluginSource,
   readOpencodeStore,
-  readWalSnapshot,
   toolCall,
 } from '../../src/engine/agents/opencode';
 import {
@@ -29,15 +27,12 @@ import {
   recorderFromCommand,
 } from '../../src/engine/agents/recorderCommand';
 import { findNodeOnPath } from '../../src/engine/agents/recorderInstall';
-import { loadSqlJs } from '../../src/engine/kernel/sqlJs';
+import { SqliteFile, SqliteFileError } from '../../src/engine/kernel/sqliteFile';
 import { gaugeOfItems } from '../../src/engine/live/sessionFileGauge';
 import { FIXTURES_DIR, allHookExamples, tempWorkspace } from '../support/events';
 import { useShippedBundle } from '../support/shipped';
 import { identifyProject } from '../../src/engine/kernel/projectIdentity';
-
-// A dev dependency with a native build: only the tests use it, to write databases the way SQLite itself does.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Database = require('better-sqlite3') as typeof BetterSqlite3;
+import { walDatabase } from '../support/walDatabase';
 
 const OPENCODE_FIXTURES = path.join(FIXTURES_DIR, 'opencode');
 const DUMP = fs.readFileSync(path.join(OPENCODE_FIXTURES, 'opencode-1.18.33.lazyagents.excerpt.sql'), 'utf8');
@@ -504,15 +499,6 @@ describe('opencode tools', () => {
   });
 });
 
-/** A WAL-mode database written by real SQLite, kept open so that what it wrote stays in the -wal file. */
-function walDatabase(dir: string): { file: string; db: BetterSqlite3.Database } {
-  const file = path.join(dir, 'opencode.db');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  return { file, db };
-}
-
 function digest(file: string): string | undefined {
   return fs.existsSync(file)
     ? crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
@@ -520,43 +506,41 @@ function digest(file: string): string | undefined {
 }
 
 describe('opencode store in WAL mode', () => {
-  let SQL: Awaited<ReturnType<typeof loadSqlJs>>;
-  before(async () => {
-    SQL = await loadSqlJs();
-  });
-
-  const count = (image: Uint8Array, table: string) => {
-    const db = new SQL.Database(image);
+  /** Rows of `table` in a copy of the store made of `main` and `wal`, read as the import reads it. */
+  async function count(main: Buffer, wal: Buffer | undefined, table: string): Promise<number> {
+    const dir = tempDir();
+    const file = path.join(dir, 'opencode.db');
+    fs.writeFileSync(file, main);
+    if (wal) fs.writeFileSync(`${file}-wal`, wal);
+    const db = await SqliteFile.open(file);
     try {
-      return Number(db.exec(`SELECT count(*) FROM ${table}`)[0].values[0][0]);
+      const rows: unknown[] = [];
+      for await (const row of db.scan(table)) rows.push(row);
+      return rows.length;
     } finally {
-      db.close();
+      await db.close();
     }
-  };
+  }
 
-  test('rows still in the -wal file are read, and reading writes nothing', () => {
+  test('rows still in the -wal file are read, and reading writes nothing', async () => {
     const { file, db } = walDatabase(tempDir());
     try {
       db.exec(DUMP);
       assert.ok(fs.statSync(`${file}-wal`).size > 0, 'the data sits in the WAL');
       const files = [file, `${file}-wal`, `${file}-shm`];
       const before = files.map(digest);
-      const snapshot = readWalSnapshot(file);
-      assert.ok(snapshot.frames > 0);
-      assert.equal(snapshot.image[18], 1);
-      assert.equal(snapshot.image[19], 1);
-      assert.equal(count(snapshot.image, 'session'), 1);
-      assert.equal(count(snapshot.image, 'part'), 7);
+      const { items } = await readOpencodeStore(file);
+      assert.equal(items.filter((item) => item.type === 'session').length, 1);
+      assert.equal(await count(fs.readFileSync(file), fs.readFileSync(`${file}-wal`), 'part'), 7);
       assert.deepEqual(files.map(digest), before);
       // Without the WAL the main file has none of it.
-      const mainOnly = applyWal(fs.readFileSync(file), undefined).image;
-      assert.throws(() => count(mainOnly, 'session'));
+      await assert.rejects(count(fs.readFileSync(file), undefined, 'session'), SqliteFileError);
     } finally {
       db.close();
     }
   });
 
-  test('an uncommitted transaction, a torn frame and a bad checksum are left out', () => {
+  test('an uncommitted transaction, a torn frame and a bad checksum are left out', async () => {
     const dir = tempDir();
     const { file, db } = walDatabase(dir);
     const pageSize = Number(db.pragma('page_size', { simple: true }));
@@ -589,23 +573,23 @@ describe('opencode store in WAL mode', () => {
       db.close();
     }
     assert.ok(full.length > committed.length + 2 * frame, 'the second transaction spans several frames');
-    assert.equal(count(applyWal(main, full).image, 'part'), 47);
+    assert.equal(await count(main, full, 'part'), 47);
     // Only the first frames of the second transaction: not committed.
-    assert.equal(count(applyWal(main, full.subarray(0, committed.length + frame)).image, 'part'), 7);
+    assert.equal(await count(main, full.subarray(0, committed.length + frame), 'part'), 7);
     // A torn last frame: the second transaction's commit frame is incomplete.
-    assert.equal(count(applyWal(main, full.subarray(0, full.length - 100)).image, 'part'), 7);
+    assert.equal(await count(main, full.subarray(0, full.length - 100), 'part'), 7);
     // A flipped byte in the commit frame's page breaks its checksum.
     const corrupt = Buffer.from(full);
     corrupt[full.length - 10] ^= 0xff;
-    assert.equal(count(applyWal(main, corrupt).image, 'part'), 7);
+    assert.equal(await count(main, corrupt, 'part'), 7);
     // A frame from another WAL generation (different salt) ends the log.
     const stale = Buffer.from(full);
     stale.writeUInt32BE((stale.readUInt32BE(committed.length + 8) + 1) >>> 0, committed.length + 8);
-    assert.equal(count(applyWal(main, stale).image, 'part'), 7);
-    // A WAL whose header checksum fails is ignored altogether.
+    assert.equal(await count(main, stale, 'part'), 7);
+    // A WAL whose header checksum fails is ignored altogether: the main file alone has no tables.
     const badHeader = Buffer.from(full);
     badHeader[12] ^= 0xff;
-    assert.equal(applyWal(main, badHeader).frames, 0);
+    await assert.rejects(count(main, badHeader, 'part'), SqliteFileError);
   });
 });
 

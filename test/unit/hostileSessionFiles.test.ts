@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
 import { SESSION_LIMITS, readSessionHead, readSessionLines } from '../../src/engine/agents/sessionBytes';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
@@ -185,5 +186,46 @@ describe('bombs and damaged session files', () => {
     assert.equal(result.problems.length, 2, result.problems.join('\n'));
     assert.ok(result.problems.some((problem) => problem.startsWith(`${damaged}: cannot be read (cut short`)));
     assert.ok(result.problems.some((problem) => problem.startsWith(`${database}: cannot be read`)));
+  });
+});
+
+/** opencode's store as opencode 1.18 writes it (the fixture's schema and one real session), in its data folder. */
+function opencodeStore(): { file: string; db: Database.Database } {
+  fs.mkdirSync(path.join(dataHome, 'opencode'), { recursive: true });
+  const file = path.join(dataHome, 'opencode', 'opencode.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec(
+    fs.readFileSync(path.join(FIXTURES_DIR, 'opencode', 'opencode-1.18.33.lazyagents.excerpt.sql'), 'utf8'),
+  );
+  return { file, db };
+}
+
+describe("opencode's store of every project's sessions", () => {
+  test("a 300 MB store costs the import process less memory than its size: only this project's rows are read", async () => {
+    const { file, db } = opencodeStore();
+    db.prepare('UPDATE session SET directory = ?').run(ws.project);
+    // Other projects' sessions: the bulk of the store, none of this project's.
+    db.exec('CREATE TEMP TABLE other AS SELECT * FROM session');
+    const session = db.prepare("UPDATE other SET id = ?, directory = '/work/elsewhere'");
+    const copy = db.prepare('INSERT INTO session SELECT * FROM other');
+    const part = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)');
+    const filler = JSON.stringify({ type: 'text', text: 'x'.repeat(1200) });
+    db.transaction(() => {
+      for (let s = 0; s < 200; s++) {
+        session.run(`ses_other${s}`);
+        copy.run();
+        for (let i = 0; i < 1250; i++)
+          part.run(`prt_${s}_${i}`, `msg_other${s}`, `ses_other${s}`, i, i, filler);
+      }
+    })();
+    db.close();
+    const size = fs.statSync(file).size;
+    assert.ok(size > 300 * MIB, `${Math.round(size / MIB)} MiB`);
+    const result = await (await openWriter()).importInChild(script('catchUpProcess'));
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.sessions, 1, 'the one session of this project');
+    assert.equal(result.toolCalls, 1);
+    assert.ok(result.peakRssBytes < size, `peak ${Math.round(result.peakRssBytes / MIB)} MiB`);
   });
 });

@@ -112,9 +112,13 @@ export interface SessionFiles {
   recognise(head: string): boolean;
   /**
    * Everything the file says, in order; bad lines are skipped and counted. A store shared by all projects
-   * (opencode's database) gives only the sessions of `projectRoot` when it is given.
+   * (opencode's database) gives only the sessions of `projectRoot` when it is given, and only `sessionId`
+   * (the one the live gauge follows) when that is one of them.
    */
-  read(file: string, options?: { projectRoot?: string }): Promise<{ items: SessionItem[]; skipped: number }>;
+  read(
+    file: string,
+    options?: { projectRoot?: string; sessionId?: string },
+  ): Promise<{ items: SessionItem[]; skipped: number }>;
 }
 
 /** An MCP server the agent's config declares. */

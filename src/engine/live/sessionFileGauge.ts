@@ -38,6 +38,8 @@ export class SessionFileGauge {
   ) {}
 
   configure(options: SessionGaugeOptions): void {
+    // A store of many sessions is read for the one followed: another one is read afresh.
+    if (options.sessionId !== undefined && options.sessionId !== this.options.sessionId) this.stamp = '';
     this.options = { ...this.options, ...options };
   }
 
@@ -48,6 +50,7 @@ export class SessionFileGauge {
     this.stamp = stamp.key;
     const { items, skipped } = await this.files.read(this.transcript, {
       projectRoot: this.options.projectRoot,
+      sessionId: this.options.sessionId,
     });
     this.items = items;
     this.malformed = skipped;

@@ -25,4 +25,3 @@ export { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource } from './plugin';
 export { ForeignPluginError, opencodeConfigDir, opencodePluginPath } from './pluginInstaller';
 export { findSessionFiles, readOpencodeStore } from './sessionStore';
 export { mcpServerOf, mcpToolName, opencodeAgentType, toolCall } from './toolKinds';
-export { applyWal, readWalSnapshot } from './walRead';

@@ -12,16 +12,17 @@
  * `storage/part/<messageID>/<partID>.json` (packages/opencode/src/storage/json-migration.ts), which 1.2
  * copies into the database on first start.
  *
- * The database is read from a snapshot (`walRead.ts`), never opened in place, so opencode's writes are
- * neither blocked nor seen half-done.
+ * The database is read a page at a time (kernel/sqliteFile.ts: the WAL's committed frames over the main
+ * file, nothing written), never loaded whole: opencode keeps every project's sessions in it, and it grows
+ * past a gigabyte. Only this project's sessions are read, their messages and parts through opencode's own
+ * indexes on `session_id`, within a budget of bytes.
  */
 import { userPromptText } from '../userPrompt';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Database, SqlJsStatic } from 'sql.js';
 import { isWithin } from '../../kernel/paths';
-import { loadSqlJs } from '../../kernel/sqlJs';
+import { type Row, SqliteFile, SqliteFileError } from '../../kernel/sqliteFile';
 import type { SessionFiles, SessionItem } from '../adapter';
 import {
   type Json,
@@ -32,7 +33,6 @@ import {
 } from '../jsonValues';
 import { type WindowOf, readModelWindows } from './modelCatalogue';
 import { opencodeAgentType, toolCall } from './toolKinds';
-import { readWalSnapshot } from './walRead';
 
 export interface StoreRead {
   items: SessionItem[];
@@ -279,78 +279,92 @@ function sessionItems(
   return items;
 }
 
-/** All rows of a query as objects. */
-function rows(db: Database, sql: string): Json[] {
-  const statement = db.prepare(sql);
-  try {
-    const result: Json[] = [];
-    while (statement.step()) result.push(statement.getAsObject() as Json);
-    return result;
-  } finally {
-    statement.free();
-  }
-}
-
 export interface ReadOptions {
   /** Only sessions whose directory is in this folder. */
   projectRoot?: string;
+  /** Only this session, when the project has it (the live gauge follows one). */
+  sessionId?: string;
 }
 
-/** Items from a database image already opened with sql.js. */
-function readDatabase(db: Database, options: ReadOptions): StoreRead {
-  const tables = new Set(
-    rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => row.name),
-  );
+/** A row (a message's or a part's JSON) larger than this is skipped and counted, never read. */
+const MAX_ROW_BYTES = 16 * 1024 * 1024;
+/** What one read may take of the store's rows, all of a project's sessions together. */
+const READ_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/** Rows of `table` whose `column` is one of `values`, their data counted against the read's budget. */
+async function rowsOf(
+  db: SqliteFile,
+  table: string,
+  column: string,
+  values: readonly string[],
+  budget: { left: number },
+): Promise<Row[]> {
+  const found: Row[] = [];
+  for await (const row of db.rowsWhere(table, column, values)) {
+    budget.left -= typeof row.data === 'string' ? row.data.length : 0;
+    if (budget.left < 0)
+      throw new SqliteFileError(
+        `this project's sessions hold more than ${READ_BUDGET_BYTES / 1024 / 1024} MiB`,
+      );
+    found.push(row);
+  }
+  return found;
+}
+
+const byText = (a: unknown, b: unknown) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+
+/** Items of the project's sessions in an opened store: the sessions scanned, their rows by index. */
+async function readDatabase(db: SqliteFile, options: ReadOptions): Promise<StoreRead> {
+  const tables = new Set(db.schema().flatMap((entry) => (entry.type === 'table' ? [entry.name] : [])));
   if (!tables.has('session') || !tables.has('message') || !tables.has('part'))
     return { items: [], skipped: 0 };
   let skipped = 0;
-  const sessions: SessionRow[] = rows(db, 'SELECT * FROM session ORDER BY time_created, id').flatMap(
-    (row) => {
-      const id = str(row.id);
-      if (!id) return [];
-      const model = parseJson(row.model);
-      return [
-        {
-          id,
-          parentId: str(row.parent_id),
-          directory: str(row.directory),
-          createdAt: num(row.time_created) ?? 0,
-          updatedAt: num(row.time_updated),
-          agent: opencodeAgentType(row.agent),
-          model: model ? str(model.id) : undefined,
-        },
-      ];
-    },
-  );
+  const sessions: SessionRow[] = [];
+  for await (const row of db.scan('session')) {
+    const id = str(row.id);
+    if (!id) continue;
+    const model = parseJson(row.model);
+    sessions.push({
+      id,
+      parentId: str(row.parent_id),
+      directory: str(row.directory),
+      createdAt: num(row.time_created) ?? 0,
+      updatedAt: num(row.time_updated),
+      agent: opencodeAgentType(row.agent),
+      model: model ? str(model.id) : undefined,
+    });
+  }
   // One database holds every session, and a reader that follows "the file's session" (the first it names)
   // should follow the one in use: top-level sessions first, the most recently active first, then subagents'.
   const recency = (session: SessionRow) => session.updatedAt ?? session.createdAt;
-  const wanted = (
-    options.projectRoot
-      ? sessions.filter((session) => belongsTo(session.directory, options.projectRoot!))
-      : sessions
-  ).sort((a, b) => Number(!!a.parentId) - Number(!!b.parentId) || recency(b) - recency(a));
-  const ids = new Set(wanted.map((session) => session.id));
+  const ofProject = options.projectRoot
+    ? sessions.filter((session) => belongsTo(session.directory, options.projectRoot!))
+    : sessions;
+  const one = ofProject.filter((session) => session.id === options.sessionId);
+  const wanted = (one.length ? one : ofProject).sort(
+    (a, b) => Number(!!a.parentId) - Number(!!b.parentId) || recency(b) - recency(a),
+  );
+  const ids = wanted.map((session) => session.id);
 
+  const budget = { left: READ_BUDGET_BYTES };
   const messages = new Map<string, MessageRow[]>();
-  for (const row of rows(
-    db,
-    'SELECT id, session_id, time_created, data FROM message ORDER BY session_id, time_created, id',
-  )) {
-    const sessionId = String(row.session_id);
-    if (!ids.has(sessionId)) continue;
+  const messageRows = await rowsOf(db, 'message', 'session_id', ids, budget);
+  messageRows.sort((a, b) => (num(a.time_created) ?? 0) - (num(b.time_created) ?? 0) || byText(a.id, b.id));
+  for (const row of messageRows) {
     const data = parseJson(row.data);
     if (!data) {
       skipped++;
       continue;
     }
+    const sessionId = String(row.session_id);
     const list = messages.get(sessionId) ?? [];
     list.push({ id: String(row.id), createdAt: num(row.time_created) ?? 0, data });
     messages.set(sessionId, list);
   }
   const parts = new Map<string, PartRow[]>();
-  for (const row of rows(db, 'SELECT id, message_id, session_id, data FROM part ORDER BY message_id, id')) {
-    if (!ids.has(String(row.session_id))) continue;
+  const partRows = await rowsOf(db, 'part', 'session_id', ids, budget);
+  partRows.sort((a, b) => byText(a.id, b.id));
+  for (const row of partRows) {
     const data = parseJson(row.data);
     if (!data) {
       skipped++;
@@ -365,15 +379,23 @@ function readDatabase(db: Database, options: ReadOptions): StoreRead {
   const items = wanted.flatMap((session) =>
     sessionItems(session, messages.get(session.id) ?? [], (id) => parts.get(id) ?? [], windowOf),
   );
-  return { items, skipped };
+  return { items, skipped: skipped + db.skippedRows };
 }
 
-function readDatabaseFile(SQL: SqlJsStatic, file: string, options: ReadOptions): StoreRead {
-  const db = new SQL.Database(readWalSnapshot(file).image);
-  try {
-    return readDatabase(db, options);
-  } finally {
-    db.close();
+/**
+ * The store read a page at a time. opencode may checkpoint while it is read: a read that finds the store
+ * changed under it is read once more.
+ */
+async function readDatabaseFile(file: string, options: ReadOptions): Promise<StoreRead> {
+  for (let attempt = 1; ; attempt++) {
+    const db = await SqliteFile.open(file, { maxRowBytes: MAX_ROW_BYTES });
+    try {
+      return await readDatabase(db, options);
+    } catch (error) {
+      if (!(error instanceof SqliteFileError) || attempt >= 2 || !/changed/.test(error.message)) throw error;
+    } finally {
+      await db.close();
+    }
   }
 }
 
@@ -420,14 +442,10 @@ function readJsonSession(file: string): StoreRead {
   return { items, skipped };
 }
 
-let sqlJs: Promise<SqlJsStatic> | undefined;
-
 /** Everything a session file holds; for the database, optionally only the sessions of one project. */
 export async function readOpencodeStore(file: string, options: ReadOptions = {}): Promise<StoreRead> {
   if (file.endsWith('.json')) return readJsonSession(file);
-  // Loaded once, when a database is first read: the JSON files of older versions don't need it.
-  sqlJs ??= loadSqlJs();
-  return readDatabaseFile(await sqlJs, file, options);
+  return readDatabaseFile(file, options);
 }
 
 export const opencodeSessions: SessionFiles = {

@@ -15,6 +15,7 @@ import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { importTranscripts } from '../../src/engine/transcripts';
 import { useBundle } from '../support/bundle';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
+import { toolTurnLines, transcriptPath, writeTranscript } from '../support/transcripts';
 
 const ROLLOUT = path.join(
   FIXTURES_DIR,
@@ -169,8 +170,25 @@ describe('bombs and damaged session files', () => {
     assert.ok(SESSION_LIMITS.lineBytes < 40 * MIB);
   });
 
-  test('a damaged opencode database and a damaged rollout are reported; every other file is imported', async () => {
+  test("a damaged opencode database and a damaged rollout are reported; every other file, Claude Code's too, is imported", async () => {
     writeRollout(`rollout-2026-05-11T11-26-55-${GOOD_ID}.jsonl`, rolloutText());
+    const claudeSession = 'claude-beside-a-bad-store';
+    writeTranscript(
+      transcriptPath(process.env.CLAUDE_CONFIG_DIR!, ws.project, claudeSession),
+      toolTurnLines({
+        sessionId: claudeSession,
+        cwd: ws.project,
+        turns: [
+          {
+            tool: 'Read',
+            input: { file_path: 'a.ts' },
+            resultChars: 40,
+            tokens: 1000,
+            at: Date.parse('2026-05-11T12:00:00Z'),
+          },
+        ],
+      }),
+    );
     fs.mkdirSync(path.join(dataHome, 'opencode'), { recursive: true });
     const database = path.join(dataHome, 'opencode', 'opencode.db');
     fs.writeFileSync(database, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(8192, 0xa5)]));
@@ -180,9 +198,11 @@ describe('bombs and damaged session files', () => {
       `rollout-2026-05-11T12-00-00-${BOMB_ID}.jsonl.zst`,
       Buffer.concat([frame(meta, 0x20, 40), frame('more', 0, 2).subarray(0, -2)]),
     );
-    const result = await importTranscripts(await openWriter());
-    assert.equal(result.files, 1);
-    assert.ok(result.toolCalls > 0);
+    const engine = await openWriter();
+    const result = await importTranscripts(engine);
+    assert.equal(result.files, 2, 'the rollout and the transcript');
+    assert.ok(result.toolCalls > 1);
+    assert.equal(engine.store.number('SELECT count(*) FROM sessions WHERE id = ?', [claudeSession]), 1);
     assert.equal(result.problems.length, 2, result.problems.join('\n'));
     assert.ok(result.problems.some((problem) => problem.startsWith(`${damaged}: cannot be read (cut short`)));
     assert.ok(result.problems.some((problem) => problem.startsWith(`${database}: cannot be read`)));

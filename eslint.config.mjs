@@ -49,4 +49,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Settings are read in one module (src/host/settings.ts), checked against their one declaration
+    // (src/shared/settings.ts); everything else takes plain values from it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/host/settings.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='getConfiguration']",
+          message: 'Read settings through currentSettings() (src/host/settings.ts), where each is checked.',
+        },
+      ],
+    },
+  },
 );

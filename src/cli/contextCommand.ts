@@ -7,8 +7,7 @@ import {
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
 import { openProject } from './projectSession';
-
-const MODES: readonly SelectionMode[] = ['conservative', 'balanced', 'aggressive'];
+import { SELECTION_MODES, SETTINGS } from '../shared/settings';
 
 export const contextCommand: CliCommand = {
   name: 'context',
@@ -17,8 +16,9 @@ export const contextCommand: CliCommand = {
   summary: 'Show (and write for the recorder) the context the next session starts with',
   flags: { withValue: ['mode', 'agent-type'], boolean: ['json'] },
   async run(args, context) {
-    const mode = (stringFlag(args, 'mode') ?? 'balanced') as SelectionMode;
-    if (!MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+    const mode = (stringFlag(args, 'mode') ?? SETTINGS.contextSelection.default) as SelectionMode;
+    if (!SELECTION_MODES.includes(mode))
+      throw new UsageError(`--mode must be one of ${SELECTION_MODES.join(', ')}`);
     // The agent the context is for (opencode's plan or build, a subagent): its own observations weigh more.
     const agentType = stringFlag(args, 'agent-type');
     const engine = await openProject(context, 'auto', 'context-deck context (CLI)', args.flags.has('json'));

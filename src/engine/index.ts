@@ -126,7 +126,6 @@ export {
   type CompactWarningSettings,
   CompactWarnings,
   compactWarning,
-  compactWarningSettings,
   warningLevel,
 } from './context/compactWarning';
 export { agentHintDue, agentHintText, agentHintWaiting, leaveAgentHint } from './context/agentHint';

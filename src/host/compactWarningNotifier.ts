@@ -7,7 +7,6 @@ import {
   type CompactWarningSettings,
   CompactWarnings,
   compactWarning,
-  compactWarningSettings,
   type GaugeReading,
   leaveAgentHint,
   warningLevel,
@@ -16,6 +15,7 @@ import type { LiveProject } from './project/liveProject';
 import { runCommand } from './commands/registerCommands';
 import { type Log, shortMessage } from './log';
 import type { Projects } from './project/projects';
+import { currentSettings } from './settings';
 
 const COMPACT_NOW = 'Compact now with focus';
 const SHOW_WHAT_FILLS_IT = 'Show what fills it';
@@ -39,13 +39,13 @@ export class CompactWarningNotifier implements vscode.Disposable {
   }
 
   private check(): void {
-    const config = vscode.workspace.getConfiguration('contextDeck.compactWarning');
-    const settings = compactWarningSettings({
-      enabled: config.get('enabled'),
-      promptsLeft: config.get('promptsLeft'),
-      percent: config.get('percent'),
-    });
-    const tellAgent = config.get('tellAgent') === true;
+    const config = currentSettings();
+    const settings = {
+      enabled: config['compactWarning.enabled'],
+      promptsLeft: config['compactWarning.promptsLeft'],
+      percent: config['compactWarning.percent'],
+    };
+    const tellAgent = config['compactWarning.tellAgent'];
     if (!settings.enabled && !tellAgent) return;
     const now = Date.now();
     for (const live of this.projects.all) {

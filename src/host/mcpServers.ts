@@ -24,6 +24,7 @@ import { chooseProject } from './commands/chooseProject';
 import type { Projects } from './project/projects';
 import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
 import { allowedInWorkspace } from './workspaceTrust';
+import { currentSettings } from './settings';
 
 const MCP_PROVIDER_ID = 'contextDeck.memory';
 
@@ -90,8 +91,7 @@ export class MemoryServers implements vscode.Disposable {
   }
 
   private definitions(): vscode.McpStdioServerDefinition[] {
-    if (!vscode.workspace.getConfiguration('contextDeck').get<boolean>('memory.offerToAgentMode', true))
-      return [];
+    if (!currentSettings()['memory.offerToAgentMode']) return [];
     const script = path.join(this.distDir, 'mcp.js');
     const all = this.projects.all;
     const version = String(

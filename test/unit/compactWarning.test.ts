@@ -6,7 +6,6 @@ import {
   CompactWarnings,
   DEFAULT_COMPACT_WARNING,
   compactWarning,
-  compactWarningSettings,
 } from '../../src/engine/context/compactWarning';
 import { ContextGauge } from '../../src/engine/live';
 import { tempWorkspace } from '../support/events';
@@ -130,18 +129,6 @@ describe('the compact warning', () => {
     assert.equal(compactWarning(falling, DEFAULT_COMPACT_WARNING, new CompactWarnings(), NOW), undefined);
     const oneStep = await session([180_000], 1);
     assert.equal(compactWarning(oneStep, DEFAULT_COMPACT_WARNING, new CompactWarnings(), NOW), undefined);
-  });
-
-  test('settings a workspace file got wrong fall back to the defaults', () => {
-    assert.deepEqual(
-      compactWarningSettings({ enabled: 'no', promptsLeft: -1, percent: '90' }),
-      DEFAULT_COMPACT_WARNING,
-    );
-    assert.deepEqual(compactWarningSettings({ enabled: false, promptsLeft: 3, percent: 90 }), {
-      enabled: false,
-      promptsLeft: 3,
-      percent: 90,
-    });
   });
 });
 

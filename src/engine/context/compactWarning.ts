@@ -5,6 +5,7 @@
 import type { ContextForecast } from '../../shared/context';
 import { isSessionActive } from '../../shared/sessionActivity';
 import { forecastText, tippingText } from '../../shared/forecastText';
+import { SETTINGS } from '../../shared/settings';
 
 export interface CompactWarningSettings {
   enabled: boolean;
@@ -14,7 +15,12 @@ export interface CompactWarningSettings {
   percent: number;
 }
 
-export const DEFAULT_COMPACT_WARNING: CompactWarningSettings = { enabled: true, promptsLeft: 2, percent: 85 };
+/** The settings' defaults (shared/settings.ts declares them). */
+export const DEFAULT_COMPACT_WARNING: CompactWarningSettings = {
+  enabled: SETTINGS['compactWarning.enabled'].default,
+  promptsLeft: SETTINGS['compactWarning.promptsLeft'].default,
+  percent: SETTINGS['compactWarning.percent'].default,
+};
 
 /** `near`: the threshold is crossed; `next`: the next step may already tip it. In rising order. */
 const LEVELS = ['near', 'next'] as const;
@@ -106,20 +112,4 @@ export function compactWarning(
  */
 function unlinked(message: string): string {
   return message.replace(/\]\(/g, '] (');
-}
-
-const inRange = (value: unknown, min: number, max: number, fallback: number): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? value : fallback;
-
-/** The settings as read from the configuration (a workspace's settings file may hold anything). */
-export function compactWarningSettings(raw: {
-  enabled: unknown;
-  promptsLeft: unknown;
-  percent: unknown;
-}): CompactWarningSettings {
-  return {
-    enabled: typeof raw.enabled === 'boolean' ? raw.enabled : DEFAULT_COMPACT_WARNING.enabled,
-    promptsLeft: inRange(raw.promptsLeft, 0, 100, DEFAULT_COMPACT_WARNING.promptsLeft),
-    percent: inRange(raw.percent, 1, 100, DEFAULT_COMPACT_WARNING.percent),
-  };
 }

@@ -3,6 +3,9 @@
  * 0.4 recency + 0.3 importance + 0.2 agent match + 0.1 keyword overlap; a mode sets the bar.
  */
 import { promptKeywords } from './keywords';
+import type { SelectionMode } from '../../shared/settings';
+
+export type { SelectionMode };
 
 export const IMPORTANCE: Readonly<Record<string, number>> = {
   decision: 1.0,
@@ -17,8 +20,6 @@ export const IMPORTANCE: Readonly<Record<string, number>> = {
   solution: 0.3,
 };
 const DEFAULT_IMPORTANCE = 0.3;
-
-export type SelectionMode = 'conservative' | 'balanced' | 'aggressive';
 
 /** Lowest relevance kept: conservative keeps only high-confidence items, aggressive takes more. */
 export const MODE_THRESHOLDS: Readonly<Record<SelectionMode, number>> = {

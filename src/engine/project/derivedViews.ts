@@ -8,14 +8,14 @@
  * afterwards, in this order: the registry first, because the fold removes the calls it reads.
  */
 import { sessionContextSteps, writeSessionContext } from '../context/sessionContextAssembly';
-import type { SelectionMode } from '../context/selection';
+import { SETTINGS, type SelectionMode } from '../../shared/settings';
 import type { SessionContext } from '../context/sessionContextText';
 import { type DiscoveryResult, discoverFromUse, LAST_CALL_COUNTER } from '../registry/discovery';
 import { runAtOnce, type Steps } from '../kernel/steps';
 import type { ProjectEngine } from './projectEngine';
 
 /** The extension's default `contextDeck.history.detailDays`, and the CLI's. */
-export const DEFAULT_DETAIL_DAYS = 30;
+export const DEFAULT_DETAIL_DAYS = SETTINGS['history.detailDays'].default;
 /** During a long ingest, older detail is folded every 8 MiB of log read (about 12,000 events). */
 export const FOLD_EVERY_BYTES = 8 * 1024 * 1024;
 /** New calls read into the registry per step (all of a 1M-event backlog took 400 ms at once). */

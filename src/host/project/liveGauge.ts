@@ -15,6 +15,7 @@ import {
 import type { GaugeView } from '../../shared/protocol';
 import { gaugeView } from '../dashboard/gaugeView';
 import { type Log, shortMessage } from '../log';
+import { currentSettings } from '../settings';
 
 /**
  * Where a file cannot be watched (some network and container file systems), the session is looked for and its
@@ -93,7 +94,7 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   private windowSetting(): number | undefined {
-    const window = vscode.workspace.getConfiguration('contextDeck').get<number>('contextWindow', 0);
+    const window = currentSettings().contextWindow;
     return window > 0 ? window : undefined;
   }
 

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import * as vscode from 'vscode';
 import { eventsDir, listLogFiles } from '../../engine';
 import { type Log, shortMessage } from '../log';
 import type { LiveProject } from './liveProject';
+import { currentSettings } from '../settings';
 
 /** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
 const WATCH_DEBOUNCE_MS = 100;
@@ -84,10 +84,7 @@ export class LogFollower {
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
     if (this.projects.all.length === 0 || this.stopped || !this.needsPoll()) return;
-    const seconds = vscode.workspace
-      .getConfiguration('contextDeck')
-      .get<number>('ingest.pollIntervalSeconds', 2);
-    const ms = Math.min(60, Math.max(0.5, Number.isFinite(seconds) ? seconds : 2)) * 1000;
+    const ms = currentSettings()['ingest.pollIntervalSeconds'] * 1000;
     this.pollTimer = setInterval(() => void this.pollAll(), ms);
   }
 

@@ -21,6 +21,7 @@ import { longestPause } from '../pauseWatch';
 import type { LiveGauge } from './liveGauge';
 import type { SessionContextRefresher } from './sessionContextRefresher';
 import type { ProjectTools } from './projectTools';
+import { currentSettings } from '../settings';
 
 /** A backlog above this size gets a cancellable progress notification; smaller ones are read silently. */
 const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;
@@ -270,7 +271,7 @@ export class ProjectIngest {
 
 /** `contextDeck.history.detailDays`: how many days of history keep their detail. */
 function detailDays(): number {
-  return vscode.workspace.getConfiguration('contextDeck').get<number>('history.detailDays', 30);
+  return currentSettings()['history.detailDays'];
 }
 
 /** The extension host's memory (all extensions'): its JS heap, and buffers outside it (sql.js's database). */

@@ -18,7 +18,6 @@ import {
   discoverySteps,
   type ProjectEngine,
   type RankedTool,
-  RANKING_STRATEGIES,
   type RankingStrategy,
   rankToolsInSteps,
   runInSteps,
@@ -34,6 +33,7 @@ import type { Log } from '../log';
 import { ServerSwitch } from './serverSwitch';
 import { type ToolHost, ToolScanner } from './toolScan';
 import { openToolSource, watchToolConfigs } from './toolConfigFiles';
+import { currentSettings } from '../settings';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
 const CONFIG_DEBOUNCE_MS = 500;
@@ -46,14 +46,8 @@ const RERANK_INTERVAL_MS = 10 * 60_000;
 let lastVersion = 0;
 
 function settings(): { strategy: RankingStrategy; hideBuiltins: boolean } {
-  const config = vscode.workspace.getConfiguration('contextDeck');
-  const strategy = config.get<string>('ranking', 'frequency-share');
-  return {
-    strategy: RANKING_STRATEGIES.includes(strategy as RankingStrategy)
-      ? (strategy as RankingStrategy)
-      : 'frequency-share',
-    hideBuiltins: !config.get<boolean>('tools.showBuiltins', false),
-  };
+  const config = currentSettings();
+  return { strategy: config.ranking, hideBuiltins: !config['tools.showBuiltins'] };
 }
 
 export class ProjectTools implements vscode.Disposable {

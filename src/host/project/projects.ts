@@ -19,6 +19,7 @@ import { LogFollower } from './logFollower';
 import { type Log, shortMessage } from '../log';
 import { longestPause } from '../pauseWatch';
 import { UserInput } from '../userInput';
+import { currentSettings } from '../settings';
 
 /**
  * Every project open in this window (one per workspace folder, duplicates of one repository merged), kept
@@ -80,7 +81,7 @@ export class Projects implements vscode.Disposable {
     await this.closeAll();
     if (this.disposed) return;
     this.problems = [];
-    this.home = resolveHome(vscode.workspace.getConfiguration('contextDeck').get<string>('home'));
+    this.home = resolveHome(currentSettings().home || undefined);
     const folders = (vscode.workspace.workspaceFolders ?? [])
       .filter((folder) => folder.uri.scheme === 'file')
       .map((folder) => folder.uri.fsPath);

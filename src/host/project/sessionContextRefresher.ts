@@ -11,6 +11,7 @@ import {
 import type { NextContextView } from '../../shared/protocol';
 import { CONTEXT_PREVIEW_SCHEME } from '../documents/contextPreview';
 import { type Log, shortMessage } from '../log';
+import { currentSettings } from '../settings';
 
 /** Ingests come in bursts while the agent works; the file is rewritten after a quiet moment. */
 const REFRESH_DEBOUNCE_MS = 1500;
@@ -18,8 +19,7 @@ const REFRESH_DEBOUNCE_MS = 1500;
 const REFRESH_INTERVAL_MS = 60_000;
 
 function selectionMode(): SelectionMode {
-  const mode = vscode.workspace.getConfiguration('contextDeck').get<string>('contextSelection', 'balanced');
-  return mode === 'conservative' || mode === 'aggressive' ? mode : 'balanced';
+  return currentSettings().contextSelection;
 }
 
 /**

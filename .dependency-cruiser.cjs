@@ -22,6 +22,31 @@ const ENGINE_LAYERS = [
   ['workers', 'entry scripts of worker threads and the catch-up child process'],
 ];
 
+/**
+ * The host's folders are layers too, bottom first. Its top-level files (extension.ts and the features it
+ * wires: the status bar, the compact warning, the memory server, the profiler) may import any of them; no
+ * folder imports a top-level file.
+ */
+const HOST_LAYERS = [
+  ['views', 'pure view builders and text for the dashboard, documents and pickers: no vscode import'],
+  ['editor', 'VS Code glue every feature uses: the log, settings, command ids, trust, previewed edits'],
+  ['project', 'one open project: its engine, ingest, gauge, tools, next context and advice'],
+  ['documents', 'read-only documents: memory, rejected lines, previews'],
+  ['commands', 'the palette commands, a class per feature'],
+  ['dashboard', 'the sidebar webview: its provider and the handlers of its messages'],
+];
+
+const hostLayerRules = HOST_LAYERS.map(([name, holds], index) => {
+  const above = HOST_LAYERS.slice(index + 1).map(([upper]) => upper);
+  return {
+    name: `host-layer-${name}`,
+    comment: `src/host/${name}/ (${holds}) imports only the host folders below it${above.length ? `, never ${above.join(', ')},` : ''} nor a top-level host file`,
+    severity: 'error',
+    from: { path: `^src/host/${name}/` },
+    to: { path: [...(above.length ? [`^src/host/(${above.join('|')})/`] : []), '^src/host/[^/]+\\.ts$'] },
+  };
+});
+
 const layerRules = ENGINE_LAYERS.slice(0, -1).map(([name, holds], index) => {
   const above = ENGINE_LAYERS.slice(index + 1).map(([upper]) => upper);
   return {
@@ -43,6 +68,7 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    ...hostLayerRules,
     {
       name: 'agents-apart',
       comment:

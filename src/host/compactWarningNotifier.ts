@@ -12,10 +12,10 @@ import {
   warningLevel,
 } from '../engine';
 import type { LiveProject } from './project/liveProject';
-import { runCommand } from './commands/registerCommands';
-import { type Log, shortMessage } from './log';
+import { runCommand } from './editor/registerCommands';
+import { type Log, shortMessage } from './editor/log';
 import type { Projects } from './project/projects';
-import { currentSettings } from './settings';
+import { currentSettings } from './editor/settings';
 
 const COMPACT_NOW = 'Compact now with focus';
 const SHOW_WHAT_FILLS_IT = 'Show what fills it';

@@ -5,7 +5,7 @@
  * stacks can. No `vscode` import: unit-tested on real profiles recorded with node:inspector.
  */
 import type { Profiler } from 'node:inspector';
-import type { HostPause } from './pauseWatch';
+import type { HostPause } from './editor/pauseWatch';
 
 export interface CpuProfileSummary {
   /** Wall time the profile covers. */

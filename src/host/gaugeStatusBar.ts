@@ -4,7 +4,7 @@ import type { UsageLevel } from '../shared/context';
 import type { GaugeView } from '../shared/protocol';
 import { relativeTime } from '../shared/relativeTime';
 import { isSessionActive } from '../shared/sessionActivity';
-import type { CommandId } from './commands/commandIds';
+import type { CommandId } from './editor/commandIds';
 import type { Projects } from './project/projects';
 
 /** A session turns idle with time alone: look again this often. */

@@ -4,10 +4,10 @@ import type { Profiler } from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PAUSE_MS, describeCpuProfile, summariseCpuProfile } from './cpuProfileSummary';
-import { type CommandId, type CommandTable, VSCODE_COMMANDS } from './commands/commandIds';
-import { runCommand } from './commands/registerCommands';
-import type { Log } from './log';
-import { hrtimeUs, watchPauses } from './pauseWatch';
+import { type CommandId, type CommandTable, VSCODE_COMMANDS } from './editor/commandIds';
+import { runCommand } from './editor/registerCommands';
+import type { Log } from './editor/log';
+import { hrtimeUs, watchPauses } from './editor/pauseWatch';
 
 /** A sample each millisecond: fine enough for 50 ms tasks, light enough to leave the host's figures alone. */
 const SAMPLING_INTERVAL_US = 1000;

@@ -16,15 +16,15 @@ import {
   serverLaunch,
   stableServerPath,
 } from '../engine';
-import type { AgentConnection } from './agentConnection';
+import type { AgentConnection } from './editor/agentConnection';
 import type { LiveProject } from './project/liveProject';
-import type { Log } from './log';
-import { asString, type CommandTable } from './commands/commandIds';
+import type { Log } from './editor/log';
+import { asString, type CommandTable } from './editor/commandIds';
 import { chooseProject } from './commands/chooseProject';
 import type { Projects } from './project/projects';
-import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './settingsChange';
-import { allowedInWorkspace } from './workspaceTrust';
-import { currentSettings } from './settings';
+import { confirmSettingsChange, planSettingsChange, writeSettingsChange } from './editor/settingsChange';
+import { allowedInWorkspace } from './editor/workspaceTrust';
+import { currentSettings } from './editor/settings';
 
 const MCP_PROVIDER_ID = 'contextDeck.memory';
 

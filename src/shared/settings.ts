@@ -2,7 +2,7 @@
  * Context Deck's settings (package.json `contributes.configuration.properties`, each `contextDeck.<key>`),
  * declared once with their defaults and the values they may take: `test/unit/settings.test.ts` holds the
  * manifest to this table. A workspace's settings file may hold anything, so a value read is checked and a
- * wrong one is the default. The host reads them in one module (host/settings.ts); the engine and the CLI
+ * wrong one is the default. The host reads them in one module (host/editor/settings.ts); the engine and the CLI
  * take the defaults from here.
  */
 import { RANKING_STRATEGIES, type RankingStrategy } from './tools';

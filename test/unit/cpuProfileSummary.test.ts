@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { describeCpuProfile, isOurPause, summariseCpuProfile } from '../../src/host/cpuProfileSummary';
-import { watchPauses } from '../../src/host/pauseWatch';
+import { watchPauses } from '../../src/host/editor/pauseWatch';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

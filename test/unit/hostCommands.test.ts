@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { AGENT_ADAPTERS } from '../../src/engine/agents';
-import { COMMAND_IDS, DASHBOARD_VIEW_ID, VSCODE_COMMANDS } from '../../src/host/commands/commandIds';
+import { COMMAND_IDS, DASHBOARD_VIEW_ID, VSCODE_COMMANDS } from '../../src/host/editor/commandIds';
 
 interface Manifest {
   activationEvents: string[];

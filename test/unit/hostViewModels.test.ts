@@ -8,12 +8,12 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { applyScan, ContextGauge, rankTools, saveToMemory, scanConfigs } from '../../src/engine';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { firstTimelinePage, searchRows, timelineRows } from '../../src/host/commands/observationRows';
-import { gaugeView } from '../../src/host/dashboard/gaugeView';
-import { DASHBOARD_ROWS, memoryView } from '../../src/host/dashboard/memoryView';
-import { toolProblems, toolView } from '../../src/host/dashboard/toolsView';
-import { observationMarkdown } from '../../src/host/documents/observationMarkdown';
-import { renderRejects } from '../../src/host/documents/rejectsText';
+import { firstTimelinePage, searchRows, timelineRows } from '../../src/host/views/observationRows';
+import { gaugeView } from '../../src/host/views/gaugeView';
+import { DASHBOARD_ROWS, memoryView } from '../../src/host/views/memoryView';
+import { toolProblems, toolView } from '../../src/host/views/toolsView';
+import { observationMarkdown } from '../../src/host/views/observationMarkdown';
+import { renderRejects } from '../../src/host/views/rejectsText';
 import { FIXTURES_DIR, appendEvents, hookEvent, tempWorkspace } from '../support/events';
 import { transcriptLines } from '../support/transcripts';
 

@@ -125,4 +125,19 @@ describe('the import rules (dependency-cruiser)', () => {
     );
     assert.doesNotMatch(report, /own\.ts|recorderHooks\.ts/);
   });
+
+  test('the host in layers: a project module importing the dashboard, or a view builder a top-level file, fails', () => {
+    const { status, report } = cruise({
+      'src/host/dashboard/dashboardView.ts': 'export const post = 1;\n',
+      'src/host/project/liveGauge.ts':
+        "import { post } from '../dashboard/dashboardView';\nimport { days } from '../views/days';\nexport const gauge = post + days;\n",
+      'src/host/views/days.ts': "import { log } from '../extension';\nexport const days = log;\n",
+      'src/host/extension.ts': 'export const log = 1;\n',
+      'src/host/commands/projectCommands.ts':
+        "import { gauge } from '../project/liveGauge';\nexport const run = gauge;\n",
+    });
+    assert.notEqual(status, 0);
+    assert.deepEqual(brokenRules(report), ['host-layer-project', 'host-layer-views']);
+    assert.doesNotMatch(report, /projectCommands\.ts/);
+  });
 });

@@ -73,7 +73,7 @@ describe('settings', () => {
     assert.equal(right['compactWarning.enabled'], false);
   });
 
-  test('only src/host/settings.ts reads the configuration: anywhere else lint fails, naming the module', async () => {
+  test('only src/host/editor/settings.ts reads the configuration: anywhere else lint fails, naming the module', async () => {
     const eslint = new ESLint({ cwd: REPO_ROOT });
     const source =
       "import * as vscode from 'vscode';\nexport const days = vscode.workspace.getConfiguration('contextDeck').get('history.detailDays');\n";
@@ -84,7 +84,9 @@ describe('settings', () => {
       elsewhere.messages.some((message) => /currentSettings\(\)/.test(message.message)),
       JSON.stringify(elsewhere.messages),
     );
-    const [there] = await eslint.lintText(source, { filePath: path.join(REPO_ROOT, 'src/host/settings.ts') });
+    const [there] = await eslint.lintText(source, {
+      filePath: path.join(REPO_ROOT, 'src/host/editor/settings.ts'),
+    });
     assert.deepEqual(there.messages, []);
   });
 });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { ContextItem } from '../../src/engine/live/contextItems';
 import { advise } from '../../src/engine/pruning/advisor';
 import { compactCommand } from '../../src/engine/pruning/focus';
-import { TERMINAL_LINE_CHARS, terminalLine, terminalLineProblem } from '../../src/host/terminalLine';
+import { TERMINAL_LINE_CHARS, terminalLine, terminalLineProblem } from '../../src/host/views/terminalLine';
 
 const MIN = 60_000;
 const NOW = Date.parse('2026-11-22T12:00:00Z');

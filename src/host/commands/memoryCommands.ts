@@ -17,7 +17,7 @@ import {
 } from '../../engine';
 import { MEMORY_TYPES, MEMORY_TYPE_DESCRIPTIONS, memoryTypeIcon, oneLineClip } from '../../shared/memory';
 import type { LiveProject } from '../project/liveProject';
-import type { Log } from '../log';
+import type { Log } from '../editor/log';
 import {
   type MemoryDocumentProvider,
   type ObservationRef,
@@ -26,9 +26,9 @@ import {
 } from '../documents/memoryDocument';
 import type { Projects } from '../project/projects';
 import { chooseProject } from './chooseProject';
-import { asString, type CommandTable } from './commandIds';
+import { asString, type CommandTable } from '../editor/commandIds';
 import { ObservationPickers, SEARCH_LIMIT } from './observationPickers';
-import { observationRow } from './observationRows';
+import { observationRow } from '../views/observationRows';
 
 export class MemoryCommands {
   private readonly pickers: ObservationPickers;

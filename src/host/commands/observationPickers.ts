@@ -2,9 +2,9 @@
 import * as vscode from 'vscode';
 import type { Observation, TimelineOptions } from '../../engine';
 import { parseMemoryQuery, typingQuery } from '../../shared/memory';
-import { shortMessage, type Log } from '../log';
+import { shortMessage, type Log } from '../editor/log';
 import type { LiveProject } from '../project/liveProject';
-import { type ObservationRow, firstTimelinePage, searchRows, timelineRows } from './observationRows';
+import { type ObservationRow, firstTimelinePage, searchRows, timelineRows } from '../views/observationRows';
 
 const SEARCH_DEBOUNCE_MS = 150;
 export const SEARCH_LIMIT = 50;

@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { eventsDir } from '../../engine';
-import type { AgentConnection } from '../agentConnection';
+import { SESSION_CONTEXT_BUDGET, TOOL_SECTION_BUDGET, eventsDir } from '../../engine';
+import type { AgentConnection } from '../editor/agentConnection';
 import type { ContextPreviewProvider } from '../documents/contextPreview';
-import { type Log, shortMessage } from '../log';
+import { type Log, shortMessage } from '../editor/log';
 import type { Projects } from '../project/projects';
 import { chooseProject } from './chooseProject';
 import { RejectsDocumentProvider } from '../documents/rejectsDocument';
-import { asString, type CommandTable, VSCODE_COMMANDS } from './commandIds';
-import { runCommand } from './registerCommands';
+import { asString, type CommandTable, VSCODE_COMMANDS } from '../editor/commandIds';
+import { runCommand } from '../editor/registerCommands';
 
 /** The commands about the open projects: reading the log, rebuilding, importing, connecting agents. */
 export class ProjectCommands {
@@ -120,7 +120,11 @@ export class ProjectCommands {
 
   async previewSessionContext(projectId?: string): Promise<void> {
     const live = await chooseProject(this.projects, projectId, 'Preview the next session context of');
-    if (live) await live.nextContext.preview(this.contextPreviews.texts);
+    const context = live && (await live.nextContext.refresh());
+    if (!live || !context) return;
+    // Exactly what the next session receives, with its character counts in the tab title.
+    const title = `Next session context — ${context.chars.toLocaleString('en-US')} of ${SESSION_CONTEXT_BUDGET.toLocaleString('en-US')} chars, tools ${context.toolsChars} of ${TOOL_SECTION_BUDGET}.md`;
+    await this.contextPreviews.show(live.name, title, context.text);
   }
 
   async importHistory(projectId?: string): Promise<void> {

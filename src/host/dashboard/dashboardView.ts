@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { yieldToHost } from '../../engine';
 import type { HostMessage } from '../../shared/protocol';
-import type { Log } from '../log';
+import type { Log } from '../editor/log';
 import { type DashboardIntents, type Intent, routeDashboardMessage, safePreview } from './dashboardIntents';
 import type { PageIntent } from './intentHandlers';
-import { type MemoryRequest, memoryView } from './memoryView';
+import { type MemoryRequest, memoryView } from '../views/memoryView';
 import type { Projects } from '../project/projects';
 
 /** Full state is resent at most this often while engines change (a long catch-up changes them per chunk). */

@@ -1,9 +1,9 @@
 /** The dashboard's intents that act on the host: each one a command, or the one call that does it. */
 import * as vscode from 'vscode';
 import { visibleLine } from '../../shared/visibleText';
-import { VSCODE_COMMANDS } from '../commands/commandIds';
-import { runCommand } from '../commands/registerCommands';
-import { openContextItem } from '../contextItemOpener';
+import { VSCODE_COMMANDS } from '../editor/commandIds';
+import { runCommand } from '../editor/registerCommands';
+import { openContextItem } from './contextItemOpener';
 import type { ContextPreviewProvider } from '../documents/contextPreview';
 import type { Projects } from '../project/projects';
 import type { DashboardIntents } from './dashboardIntents';
@@ -32,7 +32,7 @@ export function hostIntents(
       project(projectId)?.tools.setServerEnabled(server, enabled),
     openContextItem: ({ projectId, itemId }) => {
       const live = project(projectId);
-      return live && openContextItem(live, itemId, contextPreviews.texts);
+      return live && openContextItem(live, itemId, contextPreviews);
     },
     adviceAction: ({ projectId, itemId, action }) => {
       const live = project(projectId);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type Observation, shortId } from '../../engine';
-import { observationMarkdown } from './observationMarkdown';
+import { observationMarkdown } from '../views/observationMarkdown';
 import type { Projects } from '../project/projects';
 
 export const MEMORY_SCHEME = 'context-deck-memory';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Projects } from '../project/projects';
-import { renderRejects } from './rejectsText';
+import { renderRejects } from '../views/rejectsText';
 
 export const REJECTS_SCHEME = 'context-deck';
 /** The document lists at most this many lines (newest first); the header says how many there are in all. */

@@ -13,9 +13,9 @@ import {
   yieldToHost,
 } from '../../engine';
 import type { GaugeView } from '../../shared/protocol';
-import { gaugeView } from '../dashboard/gaugeView';
-import { type Log, shortMessage } from '../log';
-import { currentSettings } from '../settings';
+import { gaugeView } from '../views/gaugeView';
+import { type Log, shortMessage } from '../editor/log';
+import { currentSettings } from '../editor/settings';
 
 /**
  * Where a file cannot be watched (some network and container file systems), the session is looked for and its

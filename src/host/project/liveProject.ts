@@ -11,7 +11,7 @@ import {
 } from '../../engine';
 import type { ProjectView } from '../../shared/protocol';
 import { LiveGauge } from './liveGauge';
-import type { Log } from '../log';
+import type { Log } from '../editor/log';
 import { SessionContextRefresher } from './sessionContextRefresher';
 import { ProjectIngest, catchUpScript } from './projectIngest';
 import { ProjectTools } from './projectTools';

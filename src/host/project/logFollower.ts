@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import { eventsDir, listLogFiles } from '../../engine';
-import { type Log, shortMessage } from '../log';
+import { type Log, shortMessage } from '../editor/log';
 import type { LiveProject } from './liveProject';
-import { currentSettings } from '../settings';
+import { currentSettings } from '../editor/settings';
 
 /** fs.watch fires several times per append; one ingest after a short quiet time is enough. */
 const WATCH_DEBOUNCE_MS = 100;

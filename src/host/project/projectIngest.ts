@@ -16,12 +16,12 @@ import {
 } from '../../engine';
 import { formatBytes } from '../../shared/formatBytes';
 import type { IngestCounts, IngestProgress } from '../../shared/ingest';
-import type { Log } from '../log';
-import { longestPause } from '../pauseWatch';
+import type { Log } from '../editor/log';
+import { longestPause } from '../editor/pauseWatch';
 import type { LiveGauge } from './liveGauge';
 import type { SessionContextRefresher } from './sessionContextRefresher';
 import type { ProjectTools } from './projectTools';
-import { currentSettings } from '../settings';
+import { currentSettings } from '../editor/settings';
 
 /** A backlog above this size gets a cancellable progress notification; smaller ones are read silently. */
 const LARGE_BACKLOG_BYTES = 5 * 1024 * 1024;

@@ -28,12 +28,12 @@ import {
   yieldToHost,
 } from '../../engine';
 import type { ToolsView } from '../../shared/protocol';
-import { toolView } from '../dashboard/toolsView';
-import type { Log } from '../log';
+import { toolView } from '../views/toolsView';
+import type { Log } from '../editor/log';
 import { ServerSwitch } from './serverSwitch';
 import { type ToolHost, ToolScanner } from './toolScan';
 import { openToolSource, watchToolConfigs } from './toolConfigFiles';
-import { currentSettings } from '../settings';
+import { currentSettings } from '../editor/settings';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
 const CONFIG_DEBOUNCE_MS = 500;

@@ -11,15 +11,15 @@ import {
   yieldToHost,
 } from '../../engine';
 import { type DashboardState, PROTOCOL_VERSION, type ProjectView } from '../../shared/protocol';
-import type { AgentConnection } from '../agentConnection';
-import { ContextAdvice } from '../contextAdvice';
+import type { AgentConnection } from '../editor/agentConnection';
+import { ContextAdvice } from './contextAdvice';
 import { formatBytes } from '../../shared/formatBytes';
 import { LiveProject } from './liveProject';
 import { LogFollower } from './logFollower';
-import { type Log, shortMessage } from '../log';
-import { longestPause } from '../pauseWatch';
-import { UserInput } from '../userInput';
-import { currentSettings } from '../settings';
+import { type Log, shortMessage } from '../editor/log';
+import { longestPause } from '../editor/pauseWatch';
+import { UserInput } from '../editor/userInput';
+import { currentSettings } from '../editor/settings';
 
 /**
  * Every project open in this window (one per workspace folder, duplicates of one repository merged), kept

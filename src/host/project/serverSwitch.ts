@@ -10,8 +10,8 @@ import {
   type ToggleRequest,
   writeProjectServerEnabled,
 } from '../../engine';
-import { type Log, shortMessage } from '../log';
-import { allowedInWorkspace } from '../workspaceTrust';
+import { type Log, shortMessage } from '../editor/log';
+import { allowedInWorkspace } from '../editor/workspaceTrust';
 import type { ToolHost } from './toolScan';
 
 /** What the switch needs of the project's tools: whether a server is in the ranking, and a rescan. */

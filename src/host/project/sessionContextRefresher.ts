@@ -9,9 +9,8 @@ import {
   TOOL_SECTION_BUDGET,
 } from '../../engine';
 import type { NextContextView } from '../../shared/protocol';
-import { CONTEXT_PREVIEW_SCHEME } from '../documents/contextPreview';
-import { type Log, shortMessage } from '../log';
-import { currentSettings } from '../settings';
+import { type Log, shortMessage } from '../editor/log';
+import { currentSettings } from '../editor/settings';
 
 /** Ingests come in bursts while the agent works; the file is rewritten after a quiet moment. */
 const REFRESH_DEBOUNCE_MS = 1500;
@@ -73,19 +72,6 @@ export class SessionContextRefresher implements vscode.Disposable {
           toolsBudget: TOOL_SECTION_BUDGET,
         }
       : null;
-  }
-
-  /** Open exactly what the next session receives, with its character counts in the tab title. */
-  async preview(previews: Map<string, string>): Promise<void> {
-    const context = await this.refresh();
-    if (!context) return;
-    const title = `Next session context — ${context.chars.toLocaleString('en-US')} of ${SESSION_CONTEXT_BUDGET.toLocaleString('en-US')} chars, tools ${context.toolsChars} of ${TOOL_SECTION_BUDGET}.md`;
-    const uri = vscode.Uri.from({
-      scheme: CONTEXT_PREVIEW_SCHEME,
-      path: `/${this.engine.identity.name}/${title}`,
-    });
-    previews.set(uri.toString(), context.text);
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
   }
 
   dispose(): void {

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { configLocations, type RankedTool } from '../../engine';
-import { type Log, shortMessage } from '../log';
+import { type Log, shortMessage } from '../editor/log';
 
 /**
  * Every file that declares tools for this project or its user, watched for a debounced rescan. The

@@ -7,8 +7,8 @@ import {
   yieldToHost,
 } from '../../engine';
 import type { ToolProblemView } from '../../shared/protocol';
-import { toolProblems } from '../dashboard/toolsView';
-import type { Log } from '../log';
+import { toolProblems } from '../views/toolsView';
+import type { Log } from '../editor/log';
 
 /** A scan that finds exactly what the last one applied still confirms the tools this often (30-day rule). */
 const CONFIRM_INTERVAL_MS = 3600_000;

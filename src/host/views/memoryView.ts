@@ -2,14 +2,18 @@
 import { citationNotes, type Observation, type ProjectEngine, shortId } from '../../engine';
 import { isMemoryType, oneLineClip, parseMemoryQuery, typingQuery } from '../../shared/memory';
 import type { MemoryView } from '../../shared/protocol';
-import type { Intent } from './dashboardIntents';
+import type { MessageOf } from '../../shared/messageTable';
+import type { WEBVIEW_MESSAGES } from '../../shared/protocol';
 
 /** Rows of the dashboard's Memory section. */
 export const DASHBOARD_ROWS = 10;
 const ROW_CHARS = 240;
 
 /** A search box value and type filters from the page (its memorySearch message), with the number its answer echoes. */
-export type MemoryRequest = Pick<Intent<'memorySearch'>, 'request' | 'query' | 'types'>;
+export type MemoryRequest = Pick<
+  MessageOf<typeof WEBVIEW_MESSAGES, 'memorySearch'>,
+  'request' | 'query' | 'types'
+>;
 
 /** What the Memory section shows for a search box value and type filters. */
 export function memoryView(

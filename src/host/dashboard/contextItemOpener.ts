@@ -4,10 +4,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type BreakdownItem, toolResultText } from '../engine';
-import type { LiveProject } from './project/liveProject';
-import { shortMessage } from './log';
-import { CONTEXT_PREVIEW_SCHEME } from './documents/contextPreview';
+import { type BreakdownItem, toolResultText } from '../../engine';
+import type { LiveProject } from '../project/liveProject';
+import { shortMessage } from '../editor/log';
+import type { ContextPreviewProvider } from '../documents/contextPreview';
 
 async function openFileAt(file: string, line?: number, endLine?: number): Promise<void> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
@@ -23,7 +23,7 @@ async function openToolResult(
   live: LiveProject,
   item: BreakdownItem,
   toolUseId: string,
-  previews: Map<string, string>,
+  previews: ContextPreviewProvider,
 ): Promise<void> {
   const transcript = live.gauge.reading()?.transcript;
   const text = transcript ? await toolResultText(transcript, toolUseId) : undefined;
@@ -36,19 +36,13 @@ async function openToolResult(
   const name = `${item.ref.tool ?? 'tool'} result — ${item.label}`
     .replace(/[\\/:*?"<>|\n]+/g, ' ')
     .slice(0, 120);
-  const uri = vscode.Uri.from({
-    scheme: CONTEXT_PREVIEW_SCHEME,
-    path: `/${live.name}/${name}.txt`,
-    query: toolUseId,
-  });
-  previews.set(uri.toString(), text);
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+  await previews.show(live.name, `${name}.txt`, text, toolUseId);
 }
 
 export async function openContextItem(
   live: LiveProject,
   itemId: string,
-  previews: Map<string, string>,
+  previews: ContextPreviewProvider,
 ): Promise<void> {
   const item = live.gauge.reading()?.breakdown.items.find((candidate) => candidate.id === itemId);
   if (!item) return;

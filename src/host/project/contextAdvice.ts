@@ -10,14 +10,14 @@ import {
   readAdviceState,
   withDisabledServers,
   writeAdviceState,
-} from '../engine';
-import type { AdviceActionKind, AdviceView } from '../shared/protocol';
-import type { LiveProject } from './project/liveProject';
-import { type Log, shortMessage } from './log';
-import { type AgentId, agentName } from '../shared/agents';
-import { isSessionActive } from '../shared/sessionActivity';
-import { visibleLine } from '../shared/visibleText';
-import { terminalLine, terminalLineProblem } from './terminalLine';
+} from '../../engine';
+import type { AdviceActionKind, AdviceView } from '../../shared/protocol';
+import type { LiveProject } from './liveProject';
+import { type Log, shortMessage } from '../editor/log';
+import { type AgentId, agentName } from '../../shared/agents';
+import { isSessionActive } from '../../shared/sessionActivity';
+import { visibleLine } from '../../shared/visibleText';
+import { terminalLine, terminalLineProblem } from '../views/terminalLine';
 
 /**
  * How a terminal running the agent can be recognised from its command line or its name: by the command

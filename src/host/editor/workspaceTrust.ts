@@ -5,8 +5,8 @@
  * a terminal. Trusting the workspace lifts the limits at once.
  */
 import * as vscode from 'vscode';
-import { VSCODE_COMMANDS } from './commands/commandIds';
-import { runCommand } from './commands/registerCommands';
+import { VSCODE_COMMANDS } from './commandIds';
+import { runCommand } from './registerCommands';
 
 /** Whether `action` may run here; when not, says why and offers to manage trust. */
 export function allowedInWorkspace(action: string): boolean {

@@ -2,7 +2,7 @@
  * The one line the extension types into an agent's terminal, after the user has read (and perhaps edited)
  * it. Pure, so that what may reach a terminal is decided where tests can see it.
  */
-import { visibleLine } from '../shared/visibleText';
+import { visibleLine } from '../../shared/visibleText';
 
 /** Long enough for any `/compact` with focus; a line longer than this was not read before being sent. */
 export const TERMINAL_LINE_CHARS = 2000;

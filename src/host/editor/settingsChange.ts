@@ -4,9 +4,14 @@
  * one click away) before anything is written, then written with a backup.
  */
 import * as vscode from 'vscode';
-import { readSettingsText, settingsBackupDir, SettingsParseError, writeSettingsWithBackup } from '../engine';
-import { VSCODE_COMMANDS } from './commands/commandIds';
-import { runCommand } from './commands/registerCommands';
+import {
+  readSettingsText,
+  settingsBackupDir,
+  SettingsParseError,
+  writeSettingsWithBackup,
+} from '../../engine';
+import { VSCODE_COMMANDS } from './commandIds';
+import { runCommand } from './registerCommands';
 import { type Log, shortMessage } from './log';
 
 export const PREVIEW_SCHEME = 'context-deck-preview';

@@ -13,9 +13,9 @@ import {
   portableCommandCaveats,
   recorderCommand,
   recorderRuntime,
-} from '../engine';
-import { agentName } from '../shared/agents';
-import type { ConnectionView, ScopeConnection } from '../shared/protocol';
+} from '../../engine';
+import { agentName } from '../../shared/agents';
+import type { ConnectionView, ScopeConnection } from '../../shared/protocol';
 import type { Log } from './log';
 import {
   SettingsPreviewProvider,

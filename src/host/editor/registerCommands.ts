@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type Log, shortMessage } from '../log';
+import { type Log, shortMessage } from './log';
 import { type CommandId, type CommandTable, VSCODE_COMMANDS } from './commandIds';
 
 /** Register every command; a failure is logged and shown, never thrown at the caller (a menu, a button). */

@@ -31,8 +31,9 @@ type Connectable = AgentAdapter & { hooks: HookInstaller };
 
 const CONNECTABLE = AGENT_ADAPTERS.filter((adapter): adapter is Connectable => adapter.hooks !== undefined);
 
+/** The agent `--agent` names; without it, the first the adapter list can connect. */
 function agentOf(value: string | undefined): Connectable {
-  const id = value ?? 'claude-code';
+  const id = value ?? CONNECTABLE[0].id;
   const adapter = CONNECTABLE.find((candidate) => candidate.id === id);
   if (!adapter)
     throw new UsageError(`--agent must be one of ${CONNECTABLE.map((candidate) => candidate.id).join(', ')}`);

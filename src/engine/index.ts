@@ -12,16 +12,14 @@ export type { CatchUpResult } from './project/catchUp';
 export {
   afterIngest,
   DEFAULT_DETAIL_DAYS,
-  discoverySteps,
   FOLD_EVERY_BYTES,
   FoldAsRead,
-  nextSessionContextSteps,
 } from './project/derivedViews';
 export { identifyProject } from './kernel/projectIdentity';
 export { lockHolder, requestSave, saveIfRequested } from './storage/writerLock';
 export { warmUpSqlJs } from './kernel/sqlJs';
 export { bundledScript } from './kernel/bundledScript';
-export { runAtOnce, runInSteps } from './kernel/steps';
+export { runAtOnce } from './kernel/steps';
 export { yieldToHost } from './kernel/yieldToHost';
 export { eventsDir, isWithin, projectStateDir, resolveHome } from './kernel/paths';
 export { makeHomePrivate, makePrivateDir } from './kernel/privateFiles';
@@ -77,7 +75,6 @@ export {
   RANKING_STRATEGIES,
   type RankingStrategy,
   rankTools,
-  rankToolsInSteps,
   scanConfigs,
   scanConfigsOffThread,
   type ScanOptions,
@@ -156,3 +153,4 @@ export {
   SettingsParseError,
   writeSettingsWithBackup,
 } from './agents/jsoncEdit';
+export { ViewScheduler, type ViewTimers } from './project/viewScheduler';

@@ -77,7 +77,7 @@ async function ingestAsTheHost(home: string): Promise<void> {
   const engine = await ProjectEngine.open({ home, folder: ws.project, role: 'writer' });
   try {
     await engine.ingest({ chunkBytes: HOST_CHUNK_BYTES });
-    // As host/project/projectIngest.ts and sessionContextRefresher.ts run the derived views, in steps.
+    // As the engine's view scheduler runs the derived views for the host, in steps.
     await runInSteps(afterIngest(engine, { detailDays: DETAIL_DAYS }));
   } finally {
     await engine.close();

@@ -12,6 +12,7 @@ import { SETTINGS, type SelectionMode } from '../../shared/settings';
 import type { SessionContext } from '../context/sessionContextText';
 import { type DiscoveryResult, discoverFromUse, LAST_CALL_COUNTER } from '../registry/discovery';
 import { runAtOnce, type Steps } from '../kernel/steps';
+import { type RankedTool, type RankOptions, rankingSteps } from '../registry/ranking';
 import type { ProjectEngine } from './projectEngine';
 
 /** The extension's default `contextDeck.history.detailDays`, and the CLI's. */
@@ -33,6 +34,8 @@ export interface AfterIngestOptions {
   views?: readonly DerivedViewName[];
   /** How selective the next session's context is (`contextDeck.contextSelection`). */
   mode?: SelectionMode;
+  /** How the tools are ranked (`contextDeck.ranking`, `contextDeck.tools.showBuiltins`). */
+  ranking?: Pick<RankOptions, 'strategy' | 'hideBuiltins'>;
   /** Stop between two steps (the project is closing); what was done is kept. */
   stopped?: () => boolean;
 }
@@ -42,6 +45,8 @@ export interface AfterIngestResult {
   discovered: DiscoveryResult;
   /** Rows of older history folded. */
   folded: number;
+  /** The tools ranked, when the pipeline went that far. */
+  ranked?: RankedTool[];
   /** What the next session receives, when the pipeline went that far. */
   context?: SessionContext;
 }
@@ -50,6 +55,8 @@ interface DerivedView {
   /** What it reads, and the cursor that says how far it has read, where it keeps one. */
   reads: string;
   cursor?: string;
+  /** A window that only follows the writer's snapshots runs it too: it writes nothing there. */
+  forReaders?: true;
   steps(engine: ProjectEngine, options: AfterIngestOptions, result: AfterIngestResult): Steps<void>;
 }
 
@@ -69,8 +76,17 @@ export const DERIVED_VIEWS = {
       result.folded = yield* engine.foldSteps(options.detailDays, options.newHistory);
     },
   },
+  ranking: {
+    reads: 'the registry and the calls of the past week',
+    forReaders: true,
+    *steps(engine, options, result) {
+      result.ranked = yield* rankingSteps(engine, options.ranking ?? {});
+    },
+  },
   context: {
     reads: 'the ranked registry, the last ended session and the observations of the past week',
+    // Written to the file the recorder prints by the writer only (nextSessionContextSteps).
+    forReaders: true,
     *steps(engine, options, result) {
       result.context = yield* nextSessionContextSteps(engine, options.mode);
     },
@@ -82,9 +98,11 @@ export type DerivedViewName = keyof typeof DERIVED_VIEWS;
 /** Bring every derived view (or `options.views`) up to date with what ingest wrote. */
 export function* afterIngest(engine: ProjectEngine, options: AfterIngestOptions): Steps<AfterIngestResult> {
   const result: AfterIngestResult = { discovered: noDiscovery(), folded: 0 };
-  if (engine.role !== 'writer') return result;
+  const writer = engine.role === 'writer';
   const names = (Object.keys(DERIVED_VIEWS) as DerivedViewName[]).filter(
-    (name) => options.views?.includes(name) ?? true,
+    (name) =>
+      (options.views?.includes(name) ?? true) &&
+      (writer || (DERIVED_VIEWS[name] as DerivedView).forReaders === true),
   );
   for (const [index, name] of names.entries()) {
     if (options.stopped?.()) break;
@@ -95,7 +113,7 @@ export function* afterIngest(engine: ProjectEngine, options: AfterIngestOptions)
 }
 
 /** The registry's reading of new calls, a slice per step. */
-export function* discoverySteps(engine: ProjectEngine, stopped?: () => boolean): Steps<DiscoveryResult> {
+function* discoverySteps(engine: ProjectEngine, stopped?: () => boolean): Steps<DiscoveryResult> {
   const total = noDiscovery();
   if (engine.role !== 'writer') return total;
   for (;;) {
@@ -148,7 +166,7 @@ export class FoldAsRead {
  * The next session's context, a query per step; the writer also writes it to the file the recorder prints
  * at the next SessionStart. The host runs it on its own too, after a quiet moment (ingests come in bursts).
  */
-export function* nextSessionContextSteps(engine: ProjectEngine, mode?: SelectionMode): Steps<SessionContext> {
+function* nextSessionContextSteps(engine: ProjectEngine, mode?: SelectionMode): Steps<SessionContext> {
   const context = yield* sessionContextSteps(engine, { now: Date.now(), mode });
   if (engine.role === 'writer') writeSessionContext(engine, context);
   return context;

@@ -8,13 +8,24 @@ import {
   requestSave,
   type TranscriptImportProgress,
   type TranscriptImportResult,
+  ViewScheduler,
+  type ViewTimers,
 } from '../../engine';
 import type { ProjectView } from '../../shared/protocol';
 import { LiveGauge } from './liveGauge';
 import type { Log } from '../editor/log';
-import { SessionContextRefresher } from './sessionContextRefresher';
+import { NextContext } from './nextContext';
+import { currentSettings } from '../editor/settings';
 import { ProjectIngest, catchUpScript } from './projectIngest';
 import { ProjectTools } from './projectTools';
+
+/** The extension host's own timers, for the engine's view scheduler. */
+const HOST_TIMERS: ViewTimers = {
+  now: Date.now,
+  after: (run, ms) => setTimeout(run, ms),
+  every: (run, ms) => setInterval(run, ms),
+  cancel: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 /** Counting transcripts lists folders; the dashboard asks far more often than they change. */
 const TRANSCRIPT_COUNT_TTL_MS = 10_000;
@@ -40,7 +51,9 @@ export class LiveProject {
   readonly gauge: LiveGauge;
   /** The tool registry: config scans, discovery from use, ranking for the dashboard. */
   readonly tools: ProjectTools;
-  readonly nextContext: SessionContextRefresher;
+  readonly nextContext: NextContext;
+  /** When the derived views are brought up to date: the engine decides, with this window's timers and queue. */
+  readonly views: ViewScheduler;
   /** Reading the event log, and the views that follow it. */
   readonly ingest: ProjectIngest;
 
@@ -51,8 +64,28 @@ export class LiveProject {
   ) {
     this.gauge = new LiveGauge(engine, log, notify);
     this.tools = new ProjectTools(this, log, notify);
-    this.nextContext = new SessionContextRefresher(engine, log, notify);
+    this.nextContext = new NextContext(() => this.views);
     this.ingest = new ProjectIngest(this, log);
+    this.views = new ViewScheduler(engine, {
+      timers: HOST_TIMERS,
+      queue: (task) => this.exclusive(task),
+      settings: () => {
+        const settings = currentSettings();
+        return {
+          detailDays: settings['history.detailDays'],
+          mode: settings.contextSelection,
+          strategy: settings.ranking,
+          hideBuiltins: !settings['tools.showBuiltins'],
+        };
+      },
+      ranked: (tools) => this.tools.show(tools),
+      context: (context) => {
+        this.nextContext.set(context);
+        notify();
+      },
+      discovered: (found) => this.tools.discovered(found),
+      failed: (view, error) => log.error(`the ${view} of ${this.name} failed`, error),
+    });
   }
 
   /** Agents' session files on disk (Claude Code transcripts, Codex rollouts...) that may belong to this project. */
@@ -96,7 +129,6 @@ export class LiveProject {
         this.transcriptCount.at = 0;
         // The registry reads the imported calls, then older history is folded (engine/project/derivedViews.ts).
         await this.ingest.foldOldHistory(true);
-        this.nextContext.schedule();
         this.notify();
       }
     });
@@ -192,7 +224,7 @@ export class LiveProject {
     this.ingest.dispose();
     this.gauge.dispose();
     this.tools.dispose();
-    this.nextContext.dispose();
+    this.views.dispose();
     await this.tail.catch(() => undefined);
     await this.engine.close();
   }

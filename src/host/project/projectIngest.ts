@@ -5,21 +5,19 @@
  */
 import * as vscode from 'vscode';
 import {
-  afterIngest,
   bundledScript,
   type CatchUpResult,
   FOLD_EVERY_BYTES,
   type IngestResult,
   type ProjectEngine,
-  runInSteps,
   saveIfRequested,
+  type ViewScheduler,
 } from '../../engine';
 import { formatBytes } from '../../shared/formatBytes';
 import type { IngestCounts, IngestProgress } from '../../shared/ingest';
 import type { Log } from '../editor/log';
 import { longestPause } from '../editor/pauseWatch';
 import type { LiveGauge } from './liveGauge';
-import type { SessionContextRefresher } from './sessionContextRefresher';
 import type { ProjectTools } from './projectTools';
 import { currentSettings } from '../editor/settings';
 
@@ -53,9 +51,9 @@ const AFTER_CATCH_UP_MS = 5000;
 interface IngestHost {
   readonly engine: ProjectEngine;
   readonly name: string;
-  readonly tools: Pick<ProjectTools, 'beforeViews' | 'discovered' | 'scheduleRank'>;
+  readonly tools: Pick<ProjectTools, 'beforeViews'>;
   readonly gauge: Pick<LiveGauge, 'sessionsChanged'>;
-  readonly nextContext: Pick<SessionContextRefresher, 'schedule'>;
+  readonly views: Pick<ViewScheduler, 'afterIngest' | 'rankSoon'>;
   exclusive<T>(job: () => Promise<T>): Promise<T>;
   notify(): void;
   showNewWarnings(): void;
@@ -174,8 +172,8 @@ export class ProjectIngest {
           folded += caughtUp.folded;
           inProcess = caughtUp;
           this.logPausesAfterCatchUp();
-          // The catch-up found the tools in use: ProjectTools finds nothing new to rank by.
-          this.host.tools.scheduleRank();
+          // The catch-up found the tools in use: the registry here reads no new calls to rank by.
+          this.host.views.rankSoon();
         } catch (error) {
           this.log.warn(
             `${this.host.name}: ${(error as Error).message}; reading on the extension host's thread`,
@@ -195,8 +193,8 @@ export class ProjectIngest {
       folded += await this.foldOldHistory(
         !inProcess && (chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild'),
         false,
+        result.events > 0 || kind === 'rebuild',
       );
-      if (result.events > 0) this.host.nextContext.schedule();
       if (result.bytes > 0 || kind === 'rebuild') {
         const reimported =
           kind === 'rebuild'
@@ -235,30 +233,17 @@ export class ProjectIngest {
 
   /**
    * Bring the derived views up to date in steps (engine/project/derivedViews.ts): the registry reads new
-   * calls, then detail older than the `contextDeck.history.detailDays` window is folded; the next session's
-   * context follows after a quiet moment (SessionContextRefresher). `newHistory`: older detail may have come in,
-   * look even if the window has not moved. `log`: say how many rows were folded (an ingest says it in its
-   * own line). Must run inside the queue. Never rejects: failures are logged. Returns the rows folded.
+   * calls, then detail older than the `contextDeck.history.detailDays` window is folded; the ranking and
+   * the next session's context follow when the engine's view scheduler says. `newHistory`: older detail may
+   * have come in, look even if the window has not moved. `log`: say how many rows were folded (an ingest
+   * says it in its own line). `changed`: rows came in (else the context is not assembled again for it).
+   * Must run inside the queue. Never rejects: failures are logged. Returns the rows folded.
    */
-  async foldOldHistory(newHistory = false, log = true): Promise<number> {
-    try {
-      const days = detailDays();
-      const { discovered, folded } = await runInSteps(
-        afterIngest(this.host.engine, {
-          detailDays: days,
-          newHistory,
-          views: ['registry', 'history'],
-          stopped: () => this.disposed,
-        }),
-      );
-      this.host.tools.discovered(discovered);
-      if (log && folded > 0)
-        this.log.info(`${this.host.name}: ${folded} rows of history older than ${days} days folded`);
-      return folded;
-    } catch (error) {
-      this.log.error(`folding old history of ${this.host.name} failed`, error);
-      return 0;
-    }
+  async foldOldHistory(newHistory = false, log = true, changed = true): Promise<number> {
+    const { folded } = await this.host.views.afterIngest({ newHistory, changed });
+    if (log && folded > 0)
+      this.log.info(`${this.host.name}: ${folded} rows of history older than ${detailDays()} days folded`);
+    return folded;
   }
 
   /** Stop any ingest in progress; the queue still runs what it holds, which now finds nothing to do. */

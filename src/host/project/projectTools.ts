@@ -5,8 +5,9 @@
  *   every ingest and history import; a reader ranks the writer's snapshot; both show each tool switched on
  *   or off as their own latest scan of the settings files says (see withConfigSwitches);
  * - every database pass runs in the project's exclusive queue, so none overlaps an ingest;
- * - the ranking is recomputed only when something it depends on changed, and the dashboard is sent the
- *   tools only when their version grows, never with each state update;
+ * - the engine ranks (its view scheduler decides when: after new calls, a rescan, a setting change, and
+ *   as time passes); the dashboard is sent the tools only when their version grows, never with each state
+ *   update;
  * - the dashboard's actions: open the declaring file at its entry (toolConfigFiles.ts), disable or re-enable
  *   an MCP server for the project (serverSwitch.ts).
  * Nothing here throws into VS Code: failures are logged.
@@ -15,17 +16,14 @@ import * as vscode from 'vscode';
 import {
   configLocations,
   type DiscoveryResult,
-  discoverySteps,
   type ProjectEngine,
   type RankedTool,
   type RankingStrategy,
-  rankToolsInSteps,
-  runInSteps,
   serverSwitches,
   type ToggleRequest,
   type ToolScope,
+  type ViewScheduler,
   withConfigSwitches,
-  yieldToHost,
 } from '../../engine';
 import type { ToolsView } from '../../shared/protocol';
 import { toolView } from '../views/toolsView';
@@ -37,17 +35,13 @@ import { currentSettings } from '../editor/settings';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
 const CONFIG_DEBOUNCE_MS = 500;
-/** Ranking follows tool calls; during a busy session at most this often. */
-const RANK_THROTTLE_MS = 2000;
-/** "Uses in 7 days" and the 30-day rule move with time even when nothing happens. */
-const RERANK_INTERVAL_MS = 10 * 60_000;
 
 /** Versions are unique across the window, so a reopened project never repeats one the dashboard has. */
 let lastVersion = 0;
 
-function settings(): { strategy: RankingStrategy; hideBuiltins: boolean } {
+function rankingSettings(): { strategy: RankingStrategy; builtinsHidden: boolean } {
   const config = currentSettings();
-  return { strategy: config.ranking, hideBuiltins: !config['tools.showBuiltins'] };
+  return { strategy: config.ranking, builtinsHidden: !config['tools.showBuiltins'] };
 }
 
 export class ProjectTools implements vscode.Disposable {
@@ -60,17 +54,15 @@ export class ProjectTools implements vscode.Disposable {
   /** Sessions seen at the last look: one more means a session began, which rescans the config. */
   private knownSessions = 0;
   private scanTimer: NodeJS.Timeout | undefined;
-  private rankTimer: NodeJS.Timeout | undefined;
-  private lastRankAt = 0;
-  /** The passes waiting in the project's queue: a second request joins the one waiting. */
-  private readonly queued = new Set<'scanning' | 'ranking'>();
+  /** A scan waits in the project's queue: a second request joins it. */
+  private scanQueued = false;
   private role: ProjectEngine['role'];
   private disposed = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly serverSwitch: ServerSwitch;
 
   constructor(
-    private readonly host: ToolHost,
+    private readonly host: ToolHost & { readonly views: ViewScheduler },
     private readonly log: Log,
     private readonly notify: () => void,
   ) {
@@ -82,16 +74,14 @@ export class ProjectTools implements vscode.Disposable {
     });
     this.disposables.push(...watchToolConfigs(this.root, () => this.scheduleScan(), log));
     const offChange = host.engine.onDidChange(() => this.engineChanged());
-    const interval = setInterval(() => this.scheduleRank(), RERANK_INTERVAL_MS);
     this.disposables.push(
       { dispose: offChange },
-      { dispose: () => clearInterval(interval) },
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (
           event.affectsConfiguration('contextDeck.ranking') ||
           event.affectsConfiguration('contextDeck.tools.showBuiltins')
         )
-          this.scheduleRank(true);
+          host.views.rankSoon(true);
       }),
     );
     this.scheduleScan(0);
@@ -129,20 +119,18 @@ export class ProjectTools implements vscode.Disposable {
       this.knownSessions = 0;
       this.scanner.forgetApplied();
       await this.scanner.scan();
-      this.scheduleRank();
+      this.host.views.rankSoon();
     } else if (events > 0 && this.sawSessionStart()) {
       this.scheduleScan(0);
     }
   }
 
-  /** The registry read new calls (which may add, demote or restore tools): rank again. */
+  /** The registry read new calls (the engine ranks again): said when they added, demoted or restored tools. */
   discovered(found: DiscoveryResult): void {
-    if (found.calls === 0) return;
     if (found.added.length || found.demoted.length || found.recovered.length)
       this.log.info(
         `${this.host.name} tools: ${found.added.length} found in use, ${found.demoted.length} demoted, ${found.recovered.length} recovered`,
       );
-    this.scheduleRank();
   }
 
   /** Whether a session (of any agent) began since the last look. */
@@ -163,7 +151,7 @@ export class ProjectTools implements vscode.Disposable {
         return;
       }
     }
-    if (role === 'reader') this.scheduleRank();
+    if (role === 'reader') this.host.views.rankSoon();
   }
 
   /** Rescan the config (writer: into the registry; reader: for its switches and problems), then rank. */
@@ -172,72 +160,45 @@ export class ProjectTools implements vscode.Disposable {
     clearTimeout(this.scanTimer);
     this.scanTimer = setTimeout(() => {
       this.scanTimer = undefined;
-      this.enqueue('scanning', () => this.scanAndRank());
+      if (this.scanQueued) return;
+      this.scanQueued = true;
+      void this.host
+        .exclusive(async () => {
+          this.scanQueued = false;
+          await this.scanAndRank();
+        })
+        .catch((error: unknown) => {
+          this.scanQueued = false;
+          this.log.error(`scanning the tools of ${this.host.name} failed`, error);
+        });
     }, delayMs);
   }
 
-  /**
-   * Must run inside the queue. Scan, discovery and ranking are tasks of their own: at a year of history each
-   * takes 10-30 ms.
-   */
+  /** Must run inside the queue: scan, then the engine reads new calls and ranks (each a task of its own). */
   private async scanAndRank(): Promise<void> {
     await this.scanner.scan();
-    await runInSteps(discoverySteps(this.host.engine, () => this.disposed));
-    await yieldToHost();
-    await this.rankNow();
+    await this.host.views.rankInQueue();
   }
 
-  /** Rank again soon (at most every RANK_THROTTLE_MS), in the queue. `now` skips the wait (a setting changed). */
-  scheduleRank(now = false): void {
-    if (this.disposed || this.rankTimer || this.queued.has('ranking')) return;
-    const wait = now ? 0 : Math.max(0, this.lastRankAt + RANK_THROTTLE_MS - Date.now());
-    this.rankTimer = setTimeout(() => {
-      this.rankTimer = undefined;
-      this.enqueue('ranking', () => this.rankNow());
-    }, wait);
-  }
-
-  /** Run a pass in the project's queue unless the same one already waits there; a failure is logged. */
-  private enqueue(pass: 'scanning' | 'ranking', run: () => Promise<void>): void {
-    if (this.queued.has(pass)) return;
-    this.queued.add(pass);
-    void this.host
-      .exclusive(async () => {
-        this.queued.delete(pass);
-        await run();
-      })
-      .catch((error: unknown) => {
-        this.queued.delete(pass);
-        this.log.error(`${pass} the tools of ${this.host.name} failed`, error);
-      });
-  }
-
-  /** Must run inside the queue. Each of the ranking's queries is a task of its own. */
-  private async rankNow(): Promise<void> {
+  /** A ranking from the engine: shown with this window's switches, sent to the dashboard if it changed. */
+  show(ranked: RankedTool[]): void {
     if (this.disposed) return;
-    try {
-      const { strategy, hideBuiltins } = settings();
-      const ranked = await rankToolsInSteps(this.host.engine, { strategy, hideBuiltins });
-      if (this.disposed) return;
-      this.ranked = withConfigSwitches(ranked, this.scanner.latest);
-      this.lastRankAt = Date.now();
-      const userHome = configLocations({ projectRoot: this.root }).userHome;
-      const next = {
-        strategy,
-        builtinsHidden: hideBuiltins,
-        tools: this.ranked.map((tool) => toolView(tool, this.root, userHome)),
-        problems: this.scanner.problems,
-      };
-      const key = JSON.stringify(next);
-      // The same list again (a rescan that changed nothing, the periodic rerank): nothing to resend.
-      if (key === this.currentKey && this.versionNumber > 0) return;
-      this.current = next;
-      this.currentKey = key;
-      this.versionNumber = ++lastVersion;
-      this.notify();
-    } catch (error) {
-      this.log.error(`ranking the tools of ${this.host.name} failed`, error);
-    }
+    const { strategy, builtinsHidden } = rankingSettings();
+    this.ranked = withConfigSwitches(ranked, this.scanner.latest);
+    const userHome = configLocations({ projectRoot: this.root }).userHome;
+    const next = {
+      strategy,
+      builtinsHidden,
+      tools: this.ranked.map((tool) => toolView(tool, this.root, userHome)),
+      problems: this.scanner.problems,
+    };
+    const key = JSON.stringify(next);
+    // The same list again (a rescan that changed nothing, the periodic rerank): nothing to resend.
+    if (key === this.currentKey && this.versionNumber > 0) return;
+    this.current = next;
+    this.currentKey = key;
+    this.versionNumber = ++lastVersion;
+    this.notify();
   }
 
   /** A tool by name, in `scope`, or in any scope when none is given. */
@@ -269,7 +230,6 @@ export class ProjectTools implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.scanTimer);
-    clearTimeout(this.rankTimer);
     this.disposables.forEach((disposable) => disposable.dispose());
   }
 }

@@ -9,12 +9,7 @@
 export { ProjectEngine } from './project/projectEngine';
 export type { Role } from '../shared/ingest';
 export type { CatchUpResult } from './project/catchUp';
-export {
-  afterIngest,
-  DEFAULT_DETAIL_DAYS,
-  FOLD_EVERY_BYTES,
-  FoldAsRead,
-} from './project/derivedViews';
+export { afterIngest, DEFAULT_DETAIL_DAYS, FOLD_EVERY_BYTES, FoldAsRead } from './project/derivedViews';
 export { identifyProject } from './kernel/projectIdentity';
 export { lockHolder, requestSave, saveIfRequested } from './storage/writerLock';
 export { warmUpSqlJs } from './kernel/sqlJs';

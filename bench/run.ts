@@ -11,6 +11,7 @@ import { benchFootprint } from './footprint.bench';
 import { benchForecast } from './forecast.bench';
 import { benchIngest } from './ingest.bench';
 import { benchMemory } from './memory.bench';
+import { benchOpencodeStore } from './opencodeStore.bench';
 import { benchRecall } from './recall.bench';
 import { benchRecorder } from './recorder.bench';
 import { benchRedaction } from './redaction.bench';
@@ -36,6 +37,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   registry: () => benchRegistry(),
   memory: () => benchMemory(),
   recall: () => benchRecall(),
+  opencode: () => benchOpencodeStore(),
   footprint: () => benchFootprint(),
 };
 

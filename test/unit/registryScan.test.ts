@@ -607,6 +607,39 @@ describe('config scan: the other agents’ own config', () => {
     assert.deepEqual(result.problems, []);
   });
 
+  test('an opencode server is switched off with "enabled": false in the project\'s file, and back on byte for byte', () => {
+    const config =
+      '{\n  // the team\'s servers\n  "mcp": {\n    "linear": { "type": "remote", "url": "https://mcp.linear.app/sse" }\n  }\n}\n';
+    const file = place(ws.project, 'opencode.jsonc', config);
+    const plan = (enabled: boolean) =>
+      planProjectServerEnabled({ projectRoot: ws.project, userHome, server: 'linear', enabled });
+    const off = plan(false);
+    assert.ok(off.supported);
+    assert.equal(off.agent, 'opencode');
+    assert.equal(off.file, file);
+    assert.deepEqual(off.changes, ['set "enabled": false on "linear" in opencode.jsonc']);
+    assert.ok(off.after.includes("// the team's servers"), 'comments stay');
+    writeProjectServerEnabled(off, ws.home);
+    assert.equal(
+      scan().entries.find((entry) => entry.server === 'linear')?.disabled,
+      true,
+      'opencode (and the scan) read it switched off',
+    );
+    const on = plan(true);
+    assert.ok(on.supported);
+    writeProjectServerEnabled(on, ws.home);
+    assert.equal(fs.readFileSync(file, 'utf8'), config);
+    // Declared only in the user's own opencode config: theirs, not the project's to change.
+    fs.rmSync(file);
+    place(userHome, '.config/opencode/opencode.json', config);
+    const global = plan(false);
+    assert.equal(global.supported, false);
+    assert.match(
+      global.supported ? '' : global.reason,
+      /opencode\/opencode\.json, opencode's config for all your projects/,
+    );
+  });
+
   test("the user's VS Code mcp.json declares global servers, named as VS Code names their tools", () => {
     place(userHome, '.config/Code/User/mcp.json', fixture('mcp/vscode-mcp.0GiS0-youtube-mcp-server.jsonc'));
     const global = scanConfigs({ projectRoot: ws.project, userHome, scopes: ['global'] });

@@ -159,7 +159,30 @@ export interface ToolConfig {
    * skills, commands, subagents, plugins, and servers in its own precedence); others are scanned by `servers`.
    */
   entries?(context: ToolScanContext): ConfigEntry[];
+  /**
+   * Switch one of the agent's MCP servers off or on for the project, in the agent's own config: the plan,
+   * or why it cannot be done there; undefined when no file of this agent declares the server.
+   */
+  switchServer?(locations: ConfigLocations, server: string, enabled: boolean): ServerSwitchPlan | undefined;
 }
+
+/** A server switched off or on in an agent's config file, planned first so the user can confirm it. */
+export type ServerSwitchPlan =
+  | {
+      supported: true;
+      server: string;
+      enabled: boolean;
+      /** The agent that applies it (from its next session). */
+      agent: string;
+      file: string;
+      before: string | undefined;
+      after: string;
+      /** One line per change, for the confirmation; empty when the file already says so. */
+      changes: string[];
+      /** What else still affects the server, e.g. another file that disables it too. */
+      notes: string[];
+    }
+  | { supported: false; server: string; enabled: boolean; reason: string };
 
 /** How the memory MCP server is started: an absolute runtime, its arguments and extra environment. */
 export interface ServerLaunch {

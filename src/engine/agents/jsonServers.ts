@@ -4,7 +4,7 @@
  * the duplicate-key warnings and the problems of a file that does not parse.
  */
 import type { ConfigFileProblem } from '../../shared/tools';
-import { readJsonConfig } from '../kernel/jsonConfig';
+import { type JsonConfig, readJsonConfig } from '../kernel/jsonConfig';
 import type { DeclaredServer } from './adapter';
 import { type Json, isObject } from './jsonValues';
 
@@ -44,4 +44,16 @@ export function serversInJsonFiles(
     problems.push(...read.config.warnings.map((warning) => ({ file, ...warning })));
   }
   return { servers, problems };
+}
+
+/** A config file as the server switches read it: its config, none (missing), or why it cannot be read. */
+export function readConfig(file: string): { config?: JsonConfig; problem?: string } {
+  const read = readJsonConfig(file);
+  if ('config' in read) return { config: read.config };
+  return 'problem' in read ? { problem: read.problem } : {};
+}
+
+/** Whether `file` declares `server` as a member of the object at `jsonPath`. */
+export function declaresServer(file: string, jsonPath: string[], server: string): boolean {
+  return isObject(readConfig(file).config?.valueAt([...jsonPath, server]));
 }

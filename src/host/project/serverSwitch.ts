@@ -88,7 +88,7 @@ export class ServerSwitch {
       const undo = 'Undo';
       void vscode.window
         .showInformationMessage(
-          `Disabled ${server} for ${this.host.name}: Claude Code starts without it from its next session.`,
+          `Disabled ${server} for ${this.host.name}: ${plan.agent} starts without it from its next session.`,
           undo,
         )
         .then((choice) => choice === undo && this.set(server, true, 'undo'));

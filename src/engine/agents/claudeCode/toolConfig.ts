@@ -10,6 +10,7 @@ import type { DeclaredServer, ToolConfig, ToolScanContext } from '../adapter';
 import { configLocations, projectSettingsFiles, userSettingsFile } from '../configLocations';
 import { type MarkdownOwner, agentEntries, commandEntries, skillEntries } from '../markdownTools';
 import { serverEntries } from '../mcpServerEntries';
+import { switchClaudeServer } from './serverSwitch';
 import { startToolScan } from '../toolScan';
 import { serverEntryName, serverToolPrefix } from '../toolNames';
 import type { ConfigEntry, ScanProblem } from '../toolTypes';
@@ -133,6 +134,7 @@ function declaredServers(context: ToolScanContext): DeclaredServer[] {
 }
 
 export const claudeTools: ToolConfig = {
+  switchServer: switchClaudeServer,
   files(projectRoot, userHome) {
     const locations = configLocations({ projectRoot, userHome });
     return [

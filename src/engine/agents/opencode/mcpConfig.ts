@@ -13,6 +13,7 @@ import type { ToolConfig } from '../adapter';
 import type { Json } from '../jsonValues';
 import { type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
 import { opencodeConfigDir } from './pluginInstaller';
+import { switchOpencodeServer } from './serverSwitch';
 import { mcpToolName } from './toolKinds';
 
 function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): ServerConfigFile[] {
@@ -57,4 +58,5 @@ export const opencodeTools: ToolConfig = {
   files: (projectRoot, userHome, env) => configFiles(projectRoot, userHome, env).map((entry) => entry.file),
   servers,
   mcpToolName,
+  switchServer: (locations, server, enabled) => switchOpencodeServer(locations, server, enabled),
 };

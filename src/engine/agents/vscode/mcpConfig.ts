@@ -10,7 +10,7 @@ import { redactText } from '../../redact';
 import { clipDescription } from '../markdownTools';
 import type { ToolConfig } from '../adapter';
 import type { Json } from '../jsonValues';
-import { type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
+import { declaresServer, type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
 import { vscodeMcpToolName } from './toolKinds';
 import { vscodeUserDataDirs } from './transcript';
 
@@ -48,4 +48,14 @@ export const vscodeTools: ToolConfig = {
   files: (projectRoot, userHome, env) => configFiles(projectRoot, userHome, env).map((entry) => entry.file),
   servers,
   mcpToolName: vscodeMcpToolName,
+  // VS Code keeps no per-project list of servers switched off: say what to do instead of pretending.
+  switchServer: (locations, server, enabled) =>
+    declaresServer(path.join(locations.projectRoot, '.vscode', 'mcp.json'), ['servers'], server)
+      ? {
+          supported: false,
+          server,
+          enabled,
+          reason: `${server} is declared in .vscode/mcp.json, and VS Code has no per-project list of disabled servers: stop it from VS Code's MCP server list, or remove the entry from the file`,
+        }
+      : undefined,
 };

@@ -13,7 +13,8 @@ import {
   planCodexConnect,
   planCodexDisconnect,
 } from '../../src/engine/agents/codex/hooksFile';
-import { serverLine, serversInConfig } from '../../src/engine/agents/codex/mcpConfig';
+import { serversInConfig } from '../../src/engine/agents/codex/mcpConfig';
+import { serverLine } from '../../src/engine/agents/codex/serverLines';
 import { codexPayloads } from '../../src/engine/agents/codex/payload';
 import { parseToolText } from '../../src/engine/agents/codex/toolCalls';
 import { readRollout } from '../../src/engine/agents/codex/rollout';

@@ -640,6 +640,41 @@ describe('config scan: the other agents’ own config', () => {
     );
   });
 
+  test('a Codex server is switched off with enabled = false under its header, and back on byte for byte', () => {
+    const config =
+      '# the team\'s servers\n[mcp_servers.context7]\ncommand = "npx"\nargs = ["-y", "@upstash/context7-mcp"]\n\n[mcp_servers.inline]\nurl = "https://example.com/mcp"\n';
+    const file = place(ws.project, '.codex/config.toml', config);
+    const plan = (server: string, enabled: boolean) =>
+      planProjectServerEnabled({ projectRoot: ws.project, userHome, server, enabled });
+    const off = plan('context7', false);
+    assert.ok(off.supported);
+    assert.equal(off.agent, 'Codex');
+    assert.deepEqual(off.changes, ['add enabled = false to [mcp_servers.context7] in .codex/config.toml']);
+    writeProjectServerEnabled(off, ws.home);
+    assert.equal(
+      scan().entries.find((entry) => entry.server === 'context7')?.disabled,
+      true,
+      'Codex (and the scan) read it switched off',
+    );
+    assert.equal(
+      scan().entries.find((entry) => entry.server === 'inline')?.disabled,
+      false,
+      'the next one untouched',
+    );
+    const on = plan('context7', true);
+    assert.ok(on.supported);
+    writeProjectServerEnabled(on, ws.home);
+    assert.equal(fs.readFileSync(file, 'utf8'), config);
+    // Declared without a header of its own: the plan says where to switch it instead of guessing.
+    fs.writeFileSync(file, 'mcp_servers.dotted = { command = "uvx" }\n');
+    const dotted = plan('dotted', false);
+    assert.equal(dotted.supported, false);
+    assert.match(
+      dotted.supported ? '' : dotted.reason,
+      /not declared under its own \[mcp_servers\.dotted\] header/,
+    );
+  });
+
   test("the user's VS Code mcp.json declares global servers, named as VS Code names their tools", () => {
     place(userHome, '.config/Code/User/mcp.json', fixture('mcp/vscode-mcp.0GiS0-youtube-mcp-server.jsonc'));
     const global = scanConfigs({ projectRoot: ws.project, userHome, scopes: ['global'] });

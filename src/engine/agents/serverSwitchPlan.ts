@@ -1,6 +1,5 @@
-/** A server switch planned in a JSON(C) settings file: what adapters' `switchServer` return when they can. */
+/** A server switch planned in an agent's config file: what adapters' `switchServer` return when they can. */
 import type { ServerSwitchPlan } from './adapter';
-import type { JsoncDocument } from './jsoncEdit';
 
 export function plannedSwitch(switched: {
   server: string;
@@ -8,17 +7,17 @@ export function plannedSwitch(switched: {
   agent: string;
   file: string;
   before: string | undefined;
-  /** The file as edited; its text is the plan's `after` when there are changes. */
-  document: JsoncDocument;
+  /** The file's text as edited: the plan's `after` when there are changes. */
+  edited: string;
   changes: string[];
   notes?: string[];
 }): ServerSwitchPlan {
-  const { document, before, changes, notes = [], ...rest } = switched;
+  const { edited, before, changes, notes = [], ...rest } = switched;
   return {
     supported: true,
     ...rest,
     before,
-    after: changes.length ? document.text : (before ?? ''),
+    after: changes.length ? edited : (before ?? ''),
     changes,
     notes,
   };

@@ -77,7 +77,16 @@ export function switchClaudeServer(
   const notes = enabled
     ? otherDisablers(locations, server).map((other) => `${server} is still disabled in ${shown(other)}`)
     : [];
-  return plannedSwitch({ server, enabled, agent: AGENT, file, before, document, changes, notes });
+  return plannedSwitch({
+    server,
+    enabled,
+    agent: AGENT,
+    file,
+    before,
+    edited: document.text,
+    changes,
+    notes,
+  });
 }
 
 /** Files other than settings.local.json whose `disabledMcpjsonServers` names the server. */

@@ -65,5 +65,5 @@ export function switchOpencodeServer(
     document.remove([...entry, 'enabled']);
     changes.push(`remove "enabled": false from "${server}" in ${shown(file)}`);
   }
-  return plannedSwitch({ server, enabled, agent: AGENT, file, before, document, changes });
+  return plannedSwitch({ server, enabled, agent: AGENT, file, before, edited: document.text, changes });
 }

@@ -98,6 +98,12 @@ async function loadPlugin(source: string, dir: string): Promise<(input: unknown)
   return module.default as (input: unknown) => Promise<Hooks>;
 }
 
+/** The plugin as opencode starts it for a project in `directory` (PluginInput: directory, worktree, ...). */
+async function startPlugin(source: string, dir: string, directory = '/work/proj'): Promise<Hooks> {
+  const plugin = await loadPlugin(source, dir);
+  return plugin({ directory, worktree: directory, project: {}, client: {}, $: {} });
+}
+
 async function waitForPayloads(home: string, count: number, timeoutMs = 10_000): Promise<Json[]> {
   const out = path.join(home, 'out');
   const deadline = Date.now() + timeoutMs;
@@ -118,14 +124,7 @@ describe('opencode plugin', () => {
     const hook = writeRecorder(dir);
     const source = pluginSource({ node: process.execPath, hook, home: dir });
     assert.ok(isContextDeckPlugin(source));
-    const plugin = await loadPlugin(source, dir);
-    const hooks = await plugin({
-      directory: '/work/proj',
-      worktree: '/work/proj',
-      project: {},
-      client: {},
-      $: {},
-    });
+    const hooks = await startPlugin(source, dir);
     assert.deepEqual(Object.keys(hooks).sort(), [
       'chat.message',
       'event',
@@ -144,14 +143,7 @@ describe('opencode plugin', () => {
     // "retry", ...} or {type: "idle"}; opencode publishes the deprecated session.idle beside the idle status.
     const dir = tempDir();
     const hook = writeRecorder(dir);
-    const plugin = await loadPlugin(pluginSource({ node: process.execPath, hook, home: dir }), dir);
-    const hooks = await plugin({
-      directory: '/work/proj',
-      worktree: '/work/proj',
-      project: {},
-      client: {},
-      $: {},
-    });
+    const hooks = await startPlugin(pluginSource({ node: process.execPath, hook, home: dir }), dir);
     const status = (type: string) => ({
       event: { type: 'session.status', properties: { sessionID: SESSION, status: { type } } },
     });
@@ -186,14 +178,7 @@ describe('opencode plugin', () => {
     // the compaction's summary; its text arrives as `text` parts (streamed: the latest update is whole).
     const dir = tempDir();
     const hook = writeRecorder(dir);
-    const plugin = await loadPlugin(pluginSource({ node: process.execPath, hook, home: dir }), dir);
-    const hooks = await plugin({
-      directory: '/work/proj',
-      worktree: '/work/proj',
-      project: {},
-      client: {},
-      $: {},
-    });
+    const hooks = await startPlugin(pluginSource({ node: process.execPath, hook, home: dir }), dir);
     const message = (id: string, role: string, summary = false) => ({
       event: { type: 'message.updated', properties: { info: { id, sessionID: SESSION, role, summary } } },
     });
@@ -244,14 +229,7 @@ describe('opencode plugin', () => {
       fs.mkdirSync(path.dirname(contextFile), { recursive: true });
       fs.writeFileSync(contextFile, context);
       const source = pluginSource({ node: process.execPath, hook: shipped('hook'), home: ws.home });
-      const plugin = await loadPlugin(source, tempDir());
-      const hooks = await plugin({
-        directory: ws.project,
-        worktree: ws.project,
-        project: {},
-        client: {},
-        $: {},
-      });
+      const hooks = await startPlugin(source, tempDir(), ws.project);
       const created = (id: string, parentID?: string) => ({
         event: {
           type: 'session.created',

@@ -9,45 +9,13 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { largeOpencodeStore } from '../test/support/walDatabase';
 import { type BenchSection, median, round } from './report';
 
-const FIXTURE = path.join(
-  __dirname,
-  '..',
-  'test',
-  'fixtures',
-  'opencode',
-  'opencode-1.18.33.lazyagents.excerpt.sql',
-);
 const SESSION = 'ses_f0de500f8ffeXvsiYJDOg5JtrU';
 const OTHER_SESSIONS = 700;
-const PARTS_PER_SESSION = 1250;
 const RUNS = 3;
 const MIB = 1024 * 1024;
-
-function buildStore(dir: string, project: string): string {
-  const file = path.join(dir, 'opencode.db');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.exec(fs.readFileSync(FIXTURE, 'utf8'));
-  db.prepare('UPDATE session SET directory = ?').run(project);
-  db.exec('CREATE TEMP TABLE other AS SELECT * FROM session');
-  const session = db.prepare("UPDATE other SET id = ?, directory = '/work/elsewhere'");
-  const copy = db.prepare('INSERT INTO session SELECT * FROM other');
-  const part = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)');
-  const filler = JSON.stringify({ type: 'text', text: 'x'.repeat(1200) });
-  db.transaction(() => {
-    for (let s = 0; s < OTHER_SESSIONS; s++) {
-      session.run(`ses_other${s}`);
-      copy.run();
-      for (let i = 0; i < PARTS_PER_SESSION; i++)
-        part.run(`prt_${s}_${i}`, `msg_other${s}`, `ses_other${s}`, i, i, filler);
-    }
-  })();
-  db.close();
-  return file;
-}
 
 function read(mode: 'ours' | 'native', file: string, project: string): { ms: number; peakRssBytes: number } {
   const out = execFileSync(
@@ -63,7 +31,7 @@ export async function benchOpencodeStore(): Promise<BenchSection> {
   try {
     const project = path.join(dir, 'project');
     fs.mkdirSync(project);
-    const file = buildStore(dir, project);
+    const file = largeOpencodeStore(dir, project, OTHER_SESSIONS);
     const storeMiB = Math.round(fs.statSync(file).size / MIB);
     const runs: Record<'ours' | 'native', Array<{ ms: number; peakRssBytes: number }>> = {
       ours: [],

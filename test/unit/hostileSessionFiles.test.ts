@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { codexSessions } from '../../src/engine/agents/codex/rolloutFiles';
 import { SESSION_LIMITS, readSessionHead, readSessionLines } from '../../src/engine/agents/sessionBytes';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { importTranscripts } from '../../src/engine/transcripts';
 import { useBundle } from '../support/bundle';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
+import { largeOpencodeStore } from '../support/walDatabase';
 import { toolTurnLines, transcriptPath, writeTranscript } from '../support/transcripts';
 
 const ROLLOUT = path.join(
@@ -209,37 +209,11 @@ describe('bombs and damaged session files', () => {
   });
 });
 
-/** opencode's store as opencode 1.18 writes it (the fixture's schema and one real session), in its data folder. */
-function opencodeStore(): { file: string; db: Database.Database } {
-  fs.mkdirSync(path.join(dataHome, 'opencode'), { recursive: true });
-  const file = path.join(dataHome, 'opencode', 'opencode.db');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.exec(
-    fs.readFileSync(path.join(FIXTURES_DIR, 'opencode', 'opencode-1.18.33.lazyagents.excerpt.sql'), 'utf8'),
-  );
-  return { file, db };
-}
-
 describe("opencode's store of every project's sessions", () => {
   test("a 300 MB store costs the import process less memory than its size: only this project's rows are read", async () => {
-    const { file, db } = opencodeStore();
-    db.prepare('UPDATE session SET directory = ?').run(ws.project);
+    fs.mkdirSync(path.join(dataHome, 'opencode'), { recursive: true });
     // Other projects' sessions: the bulk of the store, none of this project's.
-    db.exec('CREATE TEMP TABLE other AS SELECT * FROM session');
-    const session = db.prepare("UPDATE other SET id = ?, directory = '/work/elsewhere'");
-    const copy = db.prepare('INSERT INTO session SELECT * FROM other');
-    const part = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)');
-    const filler = JSON.stringify({ type: 'text', text: 'x'.repeat(1200) });
-    db.transaction(() => {
-      for (let s = 0; s < 200; s++) {
-        session.run(`ses_other${s}`);
-        copy.run();
-        for (let i = 0; i < 1250; i++)
-          part.run(`prt_${s}_${i}`, `msg_other${s}`, `ses_other${s}`, i, i, filler);
-      }
-    })();
-    db.close();
+    const file = largeOpencodeStore(path.join(dataHome, 'opencode'), ws.project, 200);
     const size = fs.statSync(file).size;
     assert.ok(size > 300 * MIB, `${Math.round(size / MIB)} MiB`);
     const result = await (await openWriter()).importInChild(script('catchUpProcess'));

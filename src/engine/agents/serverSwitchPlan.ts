@@ -1,4 +1,4 @@
-/** A server switch planned in an agent's config file: what adapters' `switchServer` return when they can. */
+/** A server switch planned in an agent's config file: what adapters' `switchServer` return. */
 import type { ServerSwitchPlan } from './adapter';
 
 export function plannedSwitch(switched: {
@@ -21,4 +21,9 @@ export function plannedSwitch(switched: {
     changes,
     notes,
   };
+}
+
+/** A switch that cannot be made in the agent's files: why, and what to do instead. */
+export function unsupportedSwitch(server: string, enabled: boolean, reason: string): ServerSwitchPlan {
+  return { supported: false, server, enabled, reason };
 }

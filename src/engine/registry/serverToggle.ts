@@ -7,6 +7,7 @@
 import { AGENT_ADAPTERS } from '../agents';
 import type { ServerSwitchPlan } from '../agents/adapter';
 import { readSettingsText, settingsBackupDir, writeSettingsWithBackup } from '../agents/jsoncEdit';
+import { unsupportedSwitch } from '../agents/serverSwitchPlan';
 import { type ConfigLocationOptions, configLocations } from '../agents/configLocations';
 import type { RankedTool } from './ranking';
 import type { ConfigScan } from '../agents/toolTypes';
@@ -32,12 +33,11 @@ export function planProjectServerEnabled(options: ServerToggleOptions): ServerTo
     const plan = adapter.tools?.switchServer?.(locations, server, enabled);
     if (plan) return plan;
   }
-  return {
-    supported: false,
+  return unsupportedSwitch(
     server,
     enabled,
-    reason: `${server} is not declared in .mcp.json, nor in any other config file of this project an agent reads`,
-  };
+    `${server} is not declared in .mcp.json, nor in any other config file of this project an agent reads`,
+  );
 }
 
 /** Write a planned change (backup under `home`); refuses when the file changed since it was planned. */

@@ -14,7 +14,7 @@ import {
   userSettingsFile,
 } from '../configLocations';
 import { JsoncDocument, readSettingsText } from '../jsoncEdit';
-import { plannedSwitch } from '../serverSwitchPlan';
+import { plannedSwitch, unsupportedSwitch } from '../serverSwitchPlan';
 import { declaresServer, readConfig } from '../jsonServers';
 import { isObject } from '../mcpServerEntries';
 import { claudeJsonProjectPath } from './settings';
@@ -30,7 +30,7 @@ export function switchClaudeServer(
 ): ServerSwitchPlan | undefined {
   const root = locations.projectRoot;
   const shown = (file: string) => displayPath(file, root, locations.userHome);
-  const unsupported = (reason: string): ServerSwitchPlan => ({ supported: false, server, enabled, reason });
+  const unsupported = (reason: string) => unsupportedSwitch(server, enabled, reason);
 
   const mcpJson = path.join(root, '.mcp.json');
   const read = readConfig(mcpJson);

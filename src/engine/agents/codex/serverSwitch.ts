@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { ServerSwitchPlan } from '../adapter';
 import { type ConfigLocations, displayPath } from '../configLocations';
 import { readSettingsText } from '../jsoncEdit';
-import { plannedSwitch } from '../serverSwitchPlan';
+import { plannedSwitch, unsupportedSwitch } from '../serverSwitchPlan';
 import { serverHeaderLine } from './serverLines';
 import { codexHome } from './paths';
 import { type Table, isTable, parseToml } from './toml';
@@ -36,7 +36,7 @@ export function switchCodexServer(
 ): ServerSwitchPlan | undefined {
   const root = locations.projectRoot;
   const shown = (file: string) => displayPath(file, root, locations.userHome);
-  const unsupported = (reason: string): ServerSwitchPlan => ({ supported: false, server, enabled, reason });
+  const unsupported = (reason: string) => unsupportedSwitch(server, enabled, reason);
   const file = path.join(root, '.codex', 'config.toml');
   const before = readSettingsText(file);
   const declared = before === undefined ? undefined : serverOf(before, server);

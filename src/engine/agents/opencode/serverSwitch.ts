@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { ServerSwitchPlan } from '../adapter';
 import { type ConfigLocations, displayPath } from '../configLocations';
 import { JsoncDocument, readSettingsText } from '../jsoncEdit';
-import { plannedSwitch } from '../serverSwitchPlan';
+import { plannedSwitch, unsupportedSwitch } from '../serverSwitchPlan';
 import { declaresServer, readConfig } from '../jsonServers';
 import { isObject } from '../jsonValues';
 import { opencodeConfigDir } from './pluginInstaller';
@@ -40,17 +40,16 @@ export function switchOpencodeServer(
       .map((name) => path.join(global, name))
       .find((candidate) => declaresServer(candidate, ['mcp'], server));
     return declaredGlobally
-      ? {
-          supported: false,
+      ? unsupportedSwitch(
           server,
           enabled,
-          reason: `${server} is declared in ${shown(declaredGlobally)}, opencode's config for all your projects: set "enabled": ${enabled} on it there`,
-        }
+          `${server} is declared in ${shown(declaredGlobally)}, opencode's config for all your projects: set "enabled": ${enabled} on it there`,
+        )
       : undefined;
   }
   const problem = readConfig(file).problem;
   if (problem !== undefined)
-    return { supported: false, server, enabled, reason: `${shown(file)}: ${problem}; fix it first` };
+    return unsupportedSwitch(server, enabled, `${shown(file)}: ${problem}; fix it first`);
   const before = readSettingsText(file);
   const document = new JsoncDocument(before, file);
   const mcp = isObject(document.value) ? document.value.mcp : undefined;

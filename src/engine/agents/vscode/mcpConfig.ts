@@ -11,6 +11,7 @@ import { clipDescription } from '../markdownTools';
 import type { ToolConfig } from '../adapter';
 import type { Json } from '../jsonValues';
 import { declaresServer, type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
+import { unsupportedSwitch } from '../serverSwitchPlan';
 import { vscodeMcpToolName } from './toolKinds';
 import { vscodeUserDataDirs } from './transcript';
 
@@ -51,11 +52,10 @@ export const vscodeTools: ToolConfig = {
   // VS Code keeps no per-project list of servers switched off: say what to do instead of pretending.
   switchServer: (locations, server, enabled) =>
     declaresServer(path.join(locations.projectRoot, '.vscode', 'mcp.json'), ['servers'], server)
-      ? {
-          supported: false,
+      ? unsupportedSwitch(
           server,
           enabled,
-          reason: `${server} is declared in .vscode/mcp.json, and VS Code has no per-project list of disabled servers: stop it from VS Code's MCP server list, or remove the entry from the file`,
-        }
+          `${server} is declared in .vscode/mcp.json, and VS Code has no per-project list of disabled servers: stop it from VS Code's MCP server list, or remove the entry from the file`,
+        )
       : undefined,
 };

@@ -148,4 +148,4 @@ export {
   SettingsParseError,
   writeSettingsWithBackup,
 } from './agents/jsoncEdit';
-export { ViewScheduler, type ViewTimers } from './project/viewScheduler';
+export { ViewScheduler, type ViewSettings, type ViewTimers } from './project/viewScheduler';

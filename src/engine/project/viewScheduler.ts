@@ -48,8 +48,8 @@ export interface ViewRunner {
   /** Between two steps; by default a turn for whatever waits on the thread. */
   pause?: () => Promise<void>;
   settings(): ViewSettings;
-  /** A new ranking, whether or not it changed. */
-  ranked(tools: RankedTool[]): void;
+  /** A new ranking, whether or not it changed, and the settings it was made with. */
+  ranked(tools: RankedTool[], settings: ViewSettings): void;
   /** What the next session receives, assembled again. */
   context(context: SessionContext): void;
   /** New calls the registry read, and the tools they added, demoted or recovered. */
@@ -112,10 +112,11 @@ export class ViewScheduler {
   /** Inside the queue (a rescan of the config): read the new calls into the registry, then rank now. */
   async rankInQueue(): Promise<void> {
     if (this.disposed) return;
-    const result = await this.run(['registry', 'ranking'], {}, this.runner.settings());
+    const settings = this.runner.settings();
+    const result = await this.run(['registry', 'ranking'], {}, settings);
     this.lastRankAt = this.runner.timers.now();
     if (result.discovered.calls > 0) this.runner.discovered?.(result.discovered);
-    if (result.ranked && !this.disposed) this.runner.ranked(result.ranked);
+    if (result.ranked && !this.disposed) this.runner.ranked(result.ranked, settings);
   }
 
   /** Assemble the next session's context after a quiet moment (ingests come in bursts). */

@@ -78,7 +78,7 @@ export class LiveProject {
           hideBuiltins: !settings['tools.showBuiltins'],
         };
       },
-      ranked: (tools) => this.tools.show(tools),
+      ranked: (tools, settings) => this.tools.show(tools, settings),
       context: (context) => {
         this.nextContext.set(context);
         notify();

@@ -18,11 +18,11 @@ import {
   type DiscoveryResult,
   type ProjectEngine,
   type RankedTool,
-  type RankingStrategy,
   serverSwitches,
   type ToggleRequest,
   type ToolScope,
   type ViewScheduler,
+  type ViewSettings,
   withConfigSwitches,
 } from '../../engine';
 import type { ToolsView } from '../../shared/protocol';
@@ -31,18 +31,12 @@ import type { Log } from '../editor/log';
 import { ServerSwitch } from './serverSwitch';
 import { type ToolHost, ToolScanner } from './toolScan';
 import { openToolSource, watchToolConfigs } from './toolConfigFiles';
-import { currentSettings } from '../editor/settings';
 
 /** Config files change in bursts (an editor's save, a plugin install): one rescan after they settle. */
 const CONFIG_DEBOUNCE_MS = 500;
 
 /** Versions are unique across the window, so a reopened project never repeats one the dashboard has. */
 let lastVersion = 0;
-
-function rankingSettings(): { strategy: RankingStrategy; builtinsHidden: boolean } {
-  const config = currentSettings();
-  return { strategy: config.ranking, builtinsHidden: !config['tools.showBuiltins'] };
-}
 
 export class ProjectTools implements vscode.Disposable {
   private ranked: RankedTool[] = [];
@@ -181,14 +175,16 @@ export class ProjectTools implements vscode.Disposable {
   }
 
   /** A ranking from the engine: shown with this window's switches, sent to the dashboard if it changed. */
-  show(ranked: RankedTool[]): void {
+  show(
+    ranked: RankedTool[],
+    { strategy, hideBuiltins }: Pick<ViewSettings, 'strategy' | 'hideBuiltins'>,
+  ): void {
     if (this.disposed) return;
-    const { strategy, builtinsHidden } = rankingSettings();
     this.ranked = withConfigSwitches(ranked, this.scanner.latest);
     const userHome = configLocations({ projectRoot: this.root }).userHome;
     const next = {
       strategy,
-      builtinsHidden,
+      builtinsHidden: hideBuiltins,
       tools: this.ranked.map((tool) => toolView(tool, this.root, userHome)),
       problems: this.scanner.problems,
     };

@@ -27,3 +27,11 @@ export function escapeHidden(text: string): string {
     run.replace(/[^\n\t]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
 }
+
+/**
+ * `message` for a VS Code notification: it turns `[text](command:...)` into a link that runs the command, so
+ * a name shaped like one (a file, a server key) must stay text.
+ */
+export function unlinked(message: string): string {
+  return message.replace(/\]\(/g, '] (');
+}

@@ -14,6 +14,7 @@ import { DASHBOARD_ROWS, memoryView } from '../../src/host/views/memoryView';
 import { toolProblems, toolView } from '../../src/host/views/toolsView';
 import { observationMarkdown } from '../../src/host/views/observationMarkdown';
 import { renderRejects } from '../../src/host/views/rejectsText';
+import { importSummary } from '../../src/host/views/importSummary';
 import { FIXTURES_DIR, appendEvents, hookEvent, tempWorkspace } from '../support/events';
 import { transcriptLines } from '../support/transcripts';
 
@@ -263,5 +264,38 @@ describe('the read-only documents', () => {
     assert.match(text, /a\.jsonl at byte 42/);
     assert.match(text, /sample: {3}oops\\x1b\[2J\\x07$/m);
     assert.match(renderRejects('app', 0, []), /No lines were rejected\./);
+  });
+});
+
+describe('the import notification', () => {
+  const result = {
+    files: 2,
+    skippedFiles: 0,
+    foreignFiles: 0,
+    lines: 10,
+    malformed: 0,
+    bytes: 100,
+    cancelled: false,
+    toolCalls: 3,
+    failures: 1,
+    prompts: 2,
+    sessions: 1,
+    problems: [] as string[],
+  };
+
+  test('the figures, and the first file not imported as one line of text that is never a link', () => {
+    assert.equal(
+      importSummary(result).message,
+      'Imported 3 tool calls (1 failed), 2 prompts and 1 sessions (2 transcript files read, 0 unchanged).',
+    );
+    const hostile =
+      '/work/x.jsonl\n[open](command:workbench.action.terminal.new): cannot be read (cut short)';
+    const { message, problems } = importSummary({ ...result, problems: [hostile, 'another'] });
+    assert.ok(problems);
+    assert.doesNotMatch(message, /\]\(|\n/);
+    assert.match(
+      message,
+      /Not imported: \/work\/x\.jsonl \[open\] \(command:.*cut short\) and 1 more \(see the log\)\.$/,
+    );
   });
 });

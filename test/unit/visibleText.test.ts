@@ -1,7 +1,7 @@
 /** Names and text from a repository or an agent are shown and sent as the one line a reader sees. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { visibleLine } from '../../src/shared/visibleText';
+import { unlinked, visibleLine } from '../../src/shared/visibleText';
 
 test('line breaks, carriage returns and terminal escapes become single spaces', () => {
   assert.equal(visibleLine('notes\ntouch PWNED\r\nx.md'), 'notes touch PWNED x.md');
@@ -19,4 +19,12 @@ test('bidirectional overrides and invisible characters cannot reorder or hide a 
 test('ordinary text, accents and emoji sequences are kept as they are', () => {
   assert.equal(visibleLine('  café — naïve 日本語 👩‍💻  '), 'café — naïve 日本語 👩‍💻');
   assert.equal(visibleLine('src/a b.ts'), 'src/a b.ts');
+});
+
+test('a name shaped like a markdown link stays text in a notification', () => {
+  assert.equal(
+    unlinked('Disabled [x](command:workbench.action.quit) for p'),
+    'Disabled [x] (command:workbench.action.quit) for p',
+  );
+  assert.equal(unlinked('plain [brackets] and (parens)'), 'plain [brackets] and (parens)');
 });

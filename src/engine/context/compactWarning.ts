@@ -6,6 +6,7 @@ import type { ContextForecast } from '../../shared/context';
 import { isSessionActive } from '../../shared/sessionActivity';
 import { forecastText, tippingText } from '../../shared/forecastText';
 import { SETTINGS } from '../../shared/settings';
+import { unlinked } from '../../shared/visibleText';
 
 export interface CompactWarningSettings {
   enabled: boolean;
@@ -104,12 +105,4 @@ export function compactWarning(
     `Context ${Math.round(input.percent)}% full: ${forecastText(input.forecast)}.` +
     (tipping ? ` Growing it: ${tipping}.` : '');
   return { session: input.session, compactions: input.compactions, level, message: unlinked(message) };
-}
-
-/**
- * VS Code turns `[text](command:...)` in a notification into a link that runs the command: a file name
- * shaped like one (the largest item's label) must stay text.
- */
-function unlinked(message: string): string {
-  return message.replace(/\]\(/g, '] (');
 }

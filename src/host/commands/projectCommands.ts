@@ -9,6 +9,7 @@ import { chooseProject } from './chooseProject';
 import { RejectsDocumentProvider } from '../documents/rejectsDocument';
 import { asString, type CommandTable, VSCODE_COMMANDS } from '../editor/commandIds';
 import { runCommand } from '../editor/registerCommands';
+import { importSummary } from '../views/importSummary';
 
 /** The commands about the open projects: reading the log, rebuilding, importing, connecting agents. */
 export class ProjectCommands {
@@ -144,22 +145,12 @@ export class ProjectCommands {
       },
       (progress, token) => live.importHistory(progress, token),
     );
-    const found =
-      `${result.toolCalls.toLocaleString('en-US')} tool calls (${result.failures.toLocaleString('en-US')} failed), ` +
-      `${result.prompts.toLocaleString('en-US')} prompts and ${result.sessions.toLocaleString('en-US')} sessions`;
-    const files = `${result.files} transcript ${result.files === 1 ? 'file' : 'files'} read, ${result.skippedFiles} unchanged`;
-    const malformed = result.malformed ? `; ${result.malformed} malformed lines skipped` : '';
-    const message = `${result.cancelled ? 'Import stopped; kept' : 'Imported'} ${found} (${files}${malformed}).`;
-    if (result.problems.length === 0) {
+    const { message, problems } = importSummary(result);
+    if (!problems) {
       void vscode.window.showInformationMessage(message);
       return;
     }
-    // Each file is imported or reported on its own: the first problem said here, all of them in the log.
-    const more = result.problems.length > 1 ? ` and ${result.problems.length - 1} more (see the log)` : '';
-    const choice = await vscode.window.showWarningMessage(
-      `${message} Not imported: ${result.problems[0]}${more}.`,
-      'Show Log',
-    );
+    const choice = await vscode.window.showWarningMessage(message, 'Show Log');
     if (choice === 'Show Log') this.log.channel.show(true);
   }
 

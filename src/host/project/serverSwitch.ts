@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { unlinked, visibleLine } from '../../shared/visibleText';
 import {
   planProjectServerEnabled,
   toggleConfirmation,
@@ -13,6 +14,9 @@ import {
 import { type Log, shortMessage } from '../editor/log';
 import { allowedInWorkspace } from '../editor/workspaceTrust';
 import type { ToolHost } from './toolScan';
+
+/** A notification naming a server key from a config file: one line, and never a link. */
+const notice = (message: string) => unlinked(visibleLine(message));
 
 /** What the switch needs of the project's tools: whether a server is in the ranking, and a rescan. */
 interface SwitchedTools {
@@ -41,7 +45,7 @@ export class ServerSwitch {
     } catch (error) {
       this.log.error(`${enabled ? 'enabling' : 'disabling'} ${server} failed`, error);
       void vscode.window.showErrorMessage(
-        `Context Deck could not ${enabled ? 'enable' : 'disable'} ${server}: ${shortMessage(error)}`,
+        notice(`Context Deck could not ${enabled ? 'enable' : 'disable'} ${server}: ${shortMessage(error)}`),
       );
       return false;
     }
@@ -59,14 +63,18 @@ export class ServerSwitch {
     });
     if (!plan.supported) {
       void vscode.window.showWarningMessage(
-        `Context Deck can't ${enabled ? 'enable' : 'disable'} "${server}" for this project: ${plan.reason}.`,
+        notice(
+          `Context Deck can't ${enabled ? 'enable' : 'disable'} "${server}" for this project: ${plan.reason}.`,
+        ),
       );
       return false;
     }
     if (plan.changes.length === 0) {
       const notes = plan.notes.length ? ` ${plan.notes.join('; ')}.` : '';
       void vscode.window.showInformationMessage(
-        `Nothing to change: ${server} is already ${enabled ? 'enabled' : 'disabled'} in ${path.basename(plan.file)}.${notes}`,
+        notice(
+          `Nothing to change: ${server} is already ${enabled ? 'enabled' : 'disabled'} in ${path.basename(plan.file)}.${notes}`,
+        ),
       );
       return false;
     }
@@ -88,7 +96,9 @@ export class ServerSwitch {
       const undo = 'Undo';
       void vscode.window
         .showInformationMessage(
-          `Disabled ${server} for ${this.host.name}: ${plan.agent} starts without it from its next session.`,
+          notice(
+            `Disabled ${server} for ${this.host.name}: ${plan.agent} starts without it from its next session.`,
+          ),
           undo,
         )
         .then((choice) => choice === undo && this.set(server, true, 'undo'));

@@ -78,6 +78,14 @@ module.exports = {
       to: { path: '^src/engine/agents/[^/]+/', pathNot: '^src/engine/agents/$1/' },
     },
     {
+      name: 'agents-through-their-list',
+      comment:
+        "Outside src/engine/agents/, an agent is reached through the adapter list (src/engine/agents/index.ts) and the shared modules of agents/, never by importing an agent's folder: the engine, host and CLI name no agent.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/engine/agents/' },
+      to: { path: '^src/engine/agents/[^/]+/' },
+    },
+    {
       name: 'engine-workers-are-entries',
       comment:
         'src/engine/workers/ holds entry scripts, bundled on their own and started by path: nothing imports them.',

@@ -7,10 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LineReader } from '../src/engine/kernel/appendedLines';
 import { ContextGauge } from '../src/engine/live';
-import { encodeProjectDir } from '../src/engine/transcripts';
+import { encodeProjectDir } from '../src/engine/agents/claudeCode/transcriptFiles';
 import { parseTranscriptLine } from '../src/engine/agents/claudeCode/transcriptLine';
 import { type BenchSection, median, percentile, round } from './report';
 import { random, sessionTranscript } from './transcripts.bench';
+import { claudeCodeAdapter } from '../src/engine/agents/claudeCode';
 
 const MB = 1024 * 1024;
 const TRANSCRIPT_BYTES = 50 * MB;
@@ -76,7 +77,7 @@ export async function benchBreakdown(): Promise<BenchSection> {
       parseRuns.push(seconds(started));
       collect();
       started = process.hrtime.bigint();
-      const gauge = new ContextGauge(file);
+      const gauge = new ContextGauge(file, claudeCodeAdapter);
       await gauge.refresh();
       const reading = gauge.reading();
       scratchRuns.push(seconds(started));
@@ -85,7 +86,7 @@ export async function benchBreakdown(): Promise<BenchSection> {
 
     // Appending: each round adds the next hundred lines and reads the breakdown, as the live host does.
     fs.writeFileSync(file, initial);
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     gauge.reading();
     const appendMs: number[] = [];

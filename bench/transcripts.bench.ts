@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ProjectEngine } from '../src/engine/project/projectEngine';
-import { type TranscriptImportResult, encodeProjectDir, importTranscripts } from '../src/engine/transcripts';
+import { type TranscriptImportResult, importTranscripts } from '../src/engine/transcripts';
+import { encodeProjectDir } from '../src/engine/agents/claudeCode/transcriptFiles';
 import { type BenchSection, median, round } from './report';
 
 /**

@@ -21,9 +21,12 @@ export { makeHomePrivate, makePrivateDir } from './kernel/privateFiles';
 
 // Activity: the event log read into the project, and past sessions imported from the agents' files.
 export { listLogFiles, type IngestResult } from './log/ingest';
-export { importTranscripts, type TranscriptImportProgress, type TranscriptImportResult } from './transcripts';
-export { findAgentSessionFiles } from './transcripts/agentSessionImport';
-export { candidateTranscripts, claudeConfigDirs } from './agents/claudeCode/transcriptFiles';
+export {
+  countSessionFiles,
+  importTranscripts,
+  type TranscriptImportProgress,
+  type TranscriptImportResult,
+} from './transcripts';
 export { sessionFileStamp } from './agents/sessionBytes';
 export { latestModel } from './memory/sessions';
 
@@ -137,7 +140,7 @@ export { adviseSession, dismissalKey } from './pruning/sessionAdvice';
 export { AGENT_ADAPTERS, agentTraces, hookSettingsFiles } from './agents';
 export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
 export { type AgentId } from '../shared/agents';
-export { HOOK_SCOPES, type HookScope } from './agents/claudeCode/hookSettings';
+export { HOOK_SCOPES, type HookScope } from './agents';
 export { hookConnection } from './agents/hookConnection';
 export { portableCommandCaveats, recorderCommand } from './agents/recorderCommand';
 export { installRecorder, recorderRuntime } from './agents/recorderInstall';

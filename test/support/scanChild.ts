@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { readSettingsText } from '../../src/engine/agents/jsoncEdit';
 import { scanConfigs } from '../../src/engine/registry/configScan';
-import { readMemoryFiles } from '../../src/engine/live/memoryFiles';
+import { readMemoryFiles } from '../../src/engine/agents/claudeCode/memoryFiles';
 
 const [what, projectRoot, userHome] = process.argv.slice(2);
 function settings(): Array<{ file: string; error?: string }> {

@@ -1,7 +1,7 @@
 /** Claude Code transcript builders: lines shaped like the fixture transcripts, with chosen usage. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { encodeProjectDir } from '../../src/engine/transcripts';
+import { encodeProjectDir } from '../../src/engine/agents/claudeCode/transcriptFiles';
 import { FIXTURES_DIR } from './events';
 
 type Line = Record<string, unknown>;

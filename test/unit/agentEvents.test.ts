@@ -274,7 +274,7 @@ describe('Codex CLI', () => {
 
   test('the gauge reads the context size and window the rollout records', async () => {
     const file = path.join(FIXTURES_DIR, ROLLOUT);
-    const gauge = new SessionFileGauge(file, codexAdapter.sessions!);
+    const gauge = new SessionFileGauge(file, { ...codexAdapter, sessions: codexAdapter.sessions! });
     assert.equal(await gauge.refresh(), true);
     const reading = gauge.reading();
     assert.equal(reading.window, 258_400, "the rollout's model_context_window");
@@ -354,7 +354,11 @@ describe('opencode', () => {
       await engine.close();
     }
 
-    const gauge = new SessionFileGauge(store, opencodeAdapter.sessions!, { projectRoot: ws.project });
+    const gauge = new SessionFileGauge(
+      store,
+      { ...opencodeAdapter, sessions: opencodeAdapter.sessions! },
+      { projectRoot: ws.project },
+    );
     assert.equal(await gauge.refresh(), true);
     const reading = gauge.reading();
     assert.ok(reading.tokens > 0, `tokens: ${reading.tokens}`);

@@ -14,6 +14,7 @@ import { ContextGauge } from '../../src/engine/live';
 import { hookExample, tempWorkspace } from '../support/events';
 import { useShippedBundle } from '../support/shipped';
 import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 const shipped = useShippedBundle();
 let ws: ReturnType<typeof tempWorkspace>;
@@ -51,7 +52,7 @@ describe('the line for the agent', () => {
         })),
       }),
     ]);
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     const { percent, forecast } = gauge.reading();
     assert.match(forecast.tipping!.items[0].label, /IGNORE PREVIOUS/);

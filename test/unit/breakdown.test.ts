@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
 import {
-  AUTOCOMPACT_BUFFER_TOKENS,
   type BreakdownCategoryName,
   type ContextBreakdown,
   ContextGauge,
@@ -14,6 +13,10 @@ import {
 } from '../../src/engine/live';
 import { contextCommandFigures } from '../../src/engine/live/contextCommandOutput';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
+
+/** What `/context` shows as the autocompact buffer of current models (anthropics/claude-code#23409). */
+const AUTOCOMPACT_BUFFER_TOKENS = 33_000;
 
 let ws: ReturnType<typeof tempWorkspace>;
 let claudeDir: string;
@@ -93,7 +96,7 @@ const options = (): ContextGaugeOptions => ({ projectRoot: ws.project, claudeDir
 
 async function breakdownOf(content: string, gaugeOptions = options()): Promise<ContextBreakdown> {
   fs.writeFileSync(file, content);
-  const gauge = new ContextGauge(file, gaugeOptions);
+  const gauge = new ContextGauge(file, claudeCodeAdapter, gaugeOptions);
   await gauge.refresh();
   return gauge.reading().breakdown;
 }
@@ -135,7 +138,7 @@ describe('context breakdown', () => {
   test('the real fixture transcripts: every category adds up to the gauge total', async () => {
     const dir = path.join(FIXTURES_DIR, 'transcripts');
     for (const name of fs.readdirSync(dir).filter((entry) => entry.endsWith('.jsonl'))) {
-      const gauge = new ContextGauge(path.join(dir, name), options());
+      const gauge = new ContextGauge(path.join(dir, name), claudeCodeAdapter, options());
       await gauge.refresh();
       const reading = gauge.reading();
       assert.equal(reading.breakdown.total, reading.tokens, name);
@@ -151,7 +154,7 @@ describe('context breakdown', () => {
 
   test('a fixture tool result is an item that opens the result as the model read it', async () => {
     const fixture = path.join(FIXTURES_DIR, 'transcripts/claude-code-log-representative_messages.jsonl');
-    const gauge = new ContextGauge(fixture, options());
+    const gauge = new ContextGauge(fixture, claudeCodeAdapter, options());
     await gauge.refresh();
     const [bash] = itemsLabelled(gauge.reading().breakdown, '$ python /tmp/decorator_example.py');
     assert.equal(bash.kind, 'tool_result');
@@ -243,7 +246,7 @@ describe('context breakdown', () => {
       response(20_000, [use('toolu_1', 'Task', { subagent_type: 'Explore', description: 'find auth code' })]),
     );
     fs.writeFileSync(file, session);
-    const gauge = new ContextGauge(file, options());
+    const gauge = new ContextGauge(file, claudeCodeAdapter, options());
     await gauge.refresh();
     const before = gauge.reading().breakdown;
     fs.appendFileSync(
@@ -365,7 +368,7 @@ describe('context breakdown', () => {
       },
     );
     fs.writeFileSync(file, session);
-    const gauge = new ContextGauge(file, options());
+    const gauge = new ContextGauge(file, claudeCodeAdapter, options());
     await gauge.refresh();
     assert.equal(itemsLabelled(gauge.reading().breakdown, 'src/auth.ts').length, 1, 'until the next call');
 
@@ -492,6 +495,17 @@ describe('context breakdown', () => {
     );
     assert.equal(figures.messages.tokens, 21_200 - 3_200 - 17_200 - 387 - 128);
     assert.equal(figures.autocompact_buffer.measured, true);
+    assertAddsUp(breakdown);
+  });
+
+  test("a model whose max output is below the summary's reserve compacts later, as Claude Code computes it", async () => {
+    // window − min(max output 8,192, 20,000) − 13,000: Claude Code's autoCompact.ts.
+    const breakdown = await breakdownOf(
+      lines(prompt(FIRST_PROMPT), response(100_000, [{ type: 'text', text: 'Hi.' }])),
+      { ...options(), modelHint: 'claude-3-5-sonnet-20241022' },
+    );
+    assert.equal(breakdown.autocompactAt, 200_000 - 8_192 - 13_000);
+    assert.equal(tokensOf(breakdown, 'autocompact_buffer'), 8_192 + 13_000);
     assertAddsUp(breakdown);
   });
 

@@ -10,6 +10,7 @@ import {
 import { ContextGauge } from '../../src/engine/live';
 import { tempWorkspace } from '../support/events';
 import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
 const MIN = 60_000;
@@ -40,7 +41,7 @@ async function session(sizes: number[], prompts = 1): Promise<CompactWarningInpu
       })),
     }),
   ]);
-  const gauge = new ContextGauge(file);
+  const gauge = new ContextGauge(file, claudeCodeAdapter);
   await gauge.refresh();
   const reading = gauge.reading();
   return {
@@ -151,7 +152,7 @@ describe('the compact warning with hostile file names', () => {
         })),
       }),
     ]);
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     const reading = gauge.reading();
     const warning = compactWarning(

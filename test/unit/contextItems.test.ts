@@ -7,6 +7,7 @@ import { adviseSession, dismissalKey } from '../../src/engine/pruning/sessionAdv
 import { ContextGauge } from '../../src/engine/live';
 import { tempWorkspace } from '../support/events';
 import { compactBoundaryLine, promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 const MIN = 60_000;
 let ws: ReturnType<typeof tempWorkspace>;
@@ -85,7 +86,7 @@ describe('context items from the transcript', () => {
         ],
       }),
     ]);
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     const reading = gauge.reading();
     const items = Object.fromEntries(reading.items.map((item) => [item.id, item]));
@@ -159,7 +160,7 @@ describe('context items from the transcript', () => {
     const legacy = advice.recommendations.find(
       (rec: { item: string }) => rec.item === '/repo/src/legacyReport.ts',
     );
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     const read = gauge
       .reading()
@@ -198,7 +199,7 @@ describe('context items from the transcript', () => {
       promptLine({ ...base, text: 'Tune the cache eviction', at: now - 200 * MIN }),
       ...toolTurnLines({ ...base, turns: [turn('a.ts', 190, 100_000), turn('b.ts', 180, 170_000)] }),
     ]);
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     const ids = (state = readAdviceState(ws.home, 'p1')) =>
       adviseSession(gauge.reading(), { now, servers: ['playwright'], state }).recommendations.map(

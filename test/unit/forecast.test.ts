@@ -16,6 +16,7 @@ import {
   transcriptLines,
   writeTranscript,
 } from '../support/transcripts';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 let ws: ReturnType<typeof tempWorkspace>;
 let file: string;
@@ -49,7 +50,7 @@ function readingSession(sizes: number[], at = T0, name = (i: number) => `src/par
 
 async function forecastOf(lines: object[]) {
   writeTranscript(file, lines as Array<Record<string, unknown>>);
-  const gauge = new ContextGauge(file);
+  const gauge = new ContextGauge(file, claudeCodeAdapter);
   await gauge.refresh();
   return gauge.reading().forecast;
 }
@@ -115,7 +116,7 @@ describe('compaction forecast', () => {
     noNumbers(forecast);
     const more = readingSession([32_000, 33_000, 34_000], T0 + 20 * MIN).slice(1);
     fs.appendFileSync(file, more.map((line) => `${JSON.stringify(line)}\n`).join(''));
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     const resumed = gauge.reading().forecast;
     assert.equal(resumed.reason, null);
@@ -180,7 +181,7 @@ describe('compaction forecast on bad input: a reason, never a number', () => {
     assert.match(forecast.reason!, /context window is unknown/);
     noNumbers(forecast);
     // A window setting makes it known.
-    const gauge = new ContextGauge(file, { window: 100_000 });
+    const gauge = new ContextGauge(file, claudeCodeAdapter, { window: 100_000 });
     await gauge.refresh();
     assert.equal(gauge.reading().forecast.reason, null);
   });
@@ -188,7 +189,7 @@ describe('compaction forecast on bad input: a reason, never a number', () => {
   test('the real fixture transcripts give a reason or a forecast, never a crash', async () => {
     const dir = path.join(FIXTURES_DIR, 'transcripts');
     for (const name of fs.readdirSync(dir).filter((entry) => entry.endsWith('.jsonl'))) {
-      const gauge = new ContextGauge(path.join(dir, name));
+      const gauge = new ContextGauge(path.join(dir, name), claudeCodeAdapter);
       await gauge.refresh();
       const { forecast } = gauge.reading();
       // Each is a few steps long, or falls by half: too little growth to tell.

@@ -4,8 +4,9 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
 import { ContextGauge } from '../../src/engine/live';
-import { encodeProjectDir, findActiveTranscript } from '../../src/engine/transcripts';
+import { encodeProjectDir, findActiveTranscript } from '../../src/engine/agents/claudeCode/transcriptFiles';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 let ws: ReturnType<typeof tempWorkspace>;
 let file: string;
@@ -72,9 +73,9 @@ function compaction(preTokens: number) {
 
 const lines = (...entries: object[]) => entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
 
-async function readingOf(text: string, options: ConstructorParameters<typeof ContextGauge>[1] = {}) {
+async function readingOf(text: string, options: ConstructorParameters<typeof ContextGauge>[2] = {}) {
   fs.writeFileSync(file, text);
-  const gauge = new ContextGauge(file, options);
+  const gauge = new ContextGauge(file, claudeCodeAdapter, options);
   await gauge.refresh();
   return gauge.reading();
 }
@@ -116,7 +117,7 @@ describe('context gauge', () => {
 
   test('a compaction is recorded with its tokens before, and flagged until the next response', async () => {
     fs.writeFileSync(file, lines(response({ tokens: 150_000 }), compaction(155_000)));
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     let reading = gauge.reading();
     assert.equal(reading.compactions.length, 1);
@@ -134,7 +135,7 @@ describe('context gauge', () => {
 
   test('reads only what was appended; a torn line waits for its end', async () => {
     fs.writeFileSync(file, lines(response({ tokens: 1_000 })));
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     assert.equal(await gauge.refresh(), true);
     assert.equal(await gauge.refresh(), false, 'nothing new');
 
@@ -154,7 +155,7 @@ describe('context gauge', () => {
 
   test('a truncated or replaced transcript is read again from its start', async () => {
     fs.writeFileSync(file, lines(response({ tokens: 5_000 }), response({ tokens: 6_000 })));
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     fs.writeFileSync(file, lines(response({ tokens: 3_000, id: 'other' })));
     assert.equal(await gauge.refresh(), true);
@@ -177,7 +178,7 @@ describe('context gauge', () => {
         .filter((category) => category.name !== 'free_space' && category.name !== 'autocompact_buffer')
         .reduce((sum, category) => sum + category.tokens, 0);
     fs.writeFileSync(file, lines(response({ tokens: 30_000 }), response({ tokens: 42_000 })));
-    const gauge = new ContextGauge(file, { projectRoot: ws.project });
+    const gauge = new ContextGauge(file, claudeCodeAdapter, { projectRoot: ws.project });
     await gauge.refresh();
     let reading = gauge.reading();
     assert.equal(reading.breakdown.total, 42_000);
@@ -202,7 +203,7 @@ describe('context gauge', () => {
     );
     assert.equal((await readingOf(text, { window: 400_000, modelHint: 'y[1m]' })).percent, 25);
 
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     gauge.configure({ window: 500_000 });
     assert.equal(gauge.reading().percent, 20);
@@ -220,7 +221,7 @@ describe('context gauge', () => {
   });
 
   test('a missing transcript reads as nothing', async () => {
-    const gauge = new ContextGauge(path.join(ws.home, 'missing.jsonl'));
+    const gauge = new ContextGauge(path.join(ws.home, 'missing.jsonl'), claudeCodeAdapter);
     assert.equal(await gauge.refresh(), false);
     assert.equal(gauge.reading().tokens, 0);
   });

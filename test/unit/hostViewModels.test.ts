@@ -17,6 +17,7 @@ import { renderRejects } from '../../src/host/views/rejectsText';
 import { importSummary } from '../../src/host/views/importSummary';
 import { FIXTURES_DIR, appendEvents, hookEvent, tempWorkspace } from '../support/events';
 import { transcriptLines } from '../support/transcripts';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const MINUTE = 60_000;
@@ -226,7 +227,7 @@ describe('the context gauge', () => {
     const turns = Array.from({ length: 70 }, (_, i) => ({ input: 1000 * (i + 1) }));
     const lines = transcriptLines({ sessionId: 's', cwd: ws.project, startAt: T0, turns });
     fs.writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-    const gauge = new ContextGauge(file, { window: 200_000 });
+    const gauge = new ContextGauge(file, claudeCodeAdapter, { window: 200_000 });
     await gauge.refresh();
     const view = gaugeView('claude-code', gauge.reading());
     assert.equal(view.agent, 'claude-code');

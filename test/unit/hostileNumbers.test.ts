@@ -11,6 +11,7 @@ import { readRollout } from '../../src/engine/agents/codex/rollout';
 import { ContextGauge } from '../../src/engine/live/contextGauge';
 import { gaugeOfItems } from '../../src/engine/live/sessionFileGauge';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 const ROLLOUT = path.join(
   FIXTURES_DIR,
@@ -45,7 +46,7 @@ describe('absurd token counts', () => {
       const file = path.join(ws.home, 'numbers.jsonl');
       const lines = [response(1, { input_tokens: 40_000 }), response(2, { input_tokens: absurd })];
       fs.writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-      const gauge = new ContextGauge(file);
+      const gauge = new ContextGauge(file, claudeCodeAdapter);
       await gauge.refresh();
       const reading = gauge.reading();
       assert.equal(reading.tokens, 40_000);

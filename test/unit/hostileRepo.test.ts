@@ -15,7 +15,7 @@ import { applyScan } from '../../src/engine/registry/applyScan';
 import { scanConfigs } from '../../src/engine/registry/configScan';
 import { scanConfigsOffThread } from '../../src/engine/registry/scanOffThread';
 import type { ConfigScan } from '../../src/engine/agents/toolTypes';
-import type { MemoryFile } from '../../src/engine/live/memoryFiles';
+import type { MemoryFile } from '../../src/engine/agents/contextFiles';
 import { useBundle } from '../support/bundle';
 import { startChild } from '../support/childRun';
 import { tempWorkspace } from '../support/events';

@@ -126,6 +126,23 @@ describe('the import rules (dependency-cruiser)', () => {
     assert.doesNotMatch(report, /own\.ts|recorderHooks\.ts/);
   });
 
+  test("outside agents/, importing an agent's folder fails; the adapter list and the agents' shared modules pass", () => {
+    const { status, report } = cruise({
+      'src/engine/agents/claudeCode/hookSettings.ts': 'export const scopes = 1;\n',
+      'src/engine/agents/index.ts':
+        "import { scopes } from './claudeCode/hookSettings';\nexport const list = scopes;\n",
+      'src/engine/agents/adapter.ts': 'export const parts = 2;\n',
+      'src/engine/live/gauge.ts':
+        "import { scopes } from '../agents/claudeCode/hookSettings';\nexport const gauge = scopes;\n",
+      'src/engine/live/reading.ts':
+        "import { list } from '../agents';\nimport { parts } from '../agents/adapter';\nexport const reading = list + parts;\n",
+    });
+    assert.notEqual(status, 0);
+    assert.deepEqual(brokenRules(report), ['agents-through-their-list']);
+    assert.match(report, /src\/engine\/live\/gauge\.ts → src\/engine\/agents\/claudeCode\/hookSettings\.ts/);
+    assert.doesNotMatch(report, /reading\.ts|agents\/index\.ts →/);
+  });
+
   test('the host in layers: a project module importing the dashboard, or a view builder a top-level file, fails', () => {
     const { status, report } = cruise({
       'src/host/dashboard/dashboardView.ts': 'export const post = 1;\n',

@@ -26,6 +26,7 @@ import { adviseSession } from '../../src/engine/pruning/sessionAdvice';
 import { ContextGauge } from '../../src/engine/live';
 import { FIXTURES_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3_600_000;
@@ -747,7 +748,7 @@ describe('disabling a server from another window of the project', () => {
         ],
       }),
     ]);
-    const gauge = new ContextGauge(file);
+    const gauge = new ContextGauge(file, claudeCodeAdapter);
     await gauge.refresh();
     return gauge.reading();
   }

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { ContextGauge } from '../../src/engine/live';
-import { encodeProjectDir, importTranscripts } from '../../src/engine/transcripts';
+import { importTranscripts } from '../../src/engine/transcripts';
+import { encodeProjectDir } from '../../src/engine/agents/claudeCode/transcriptFiles';
 import {
   type SessionScript,
   FIXTURES_DIR,
@@ -13,6 +14,7 @@ import {
   sessionEvents,
   tempWorkspace,
 } from '../support/events';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 const FIXTURES = path.join(FIXTURES_DIR, 'transcripts');
 
@@ -211,7 +213,7 @@ describe('transcript import', () => {
       );
       assert.ok(counts.sessions >= 1);
 
-      const gauge = new ContextGauge(file);
+      const gauge = new ContextGauge(file, claudeCodeAdapter);
       await gauge.refresh();
       const reading = gauge.reading();
       assert.equal(reading.tokens, expected.tokens, 'tokens');

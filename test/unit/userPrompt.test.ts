@@ -7,6 +7,7 @@ import { ContextGauge } from '../../src/engine/live';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { importTranscripts } from '../../src/engine/transcripts';
 import { tempWorkspace } from '../support/events';
+import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 let ws: ReturnType<typeof tempWorkspace>;
 const engines: ProjectEngine[] = [];
@@ -180,7 +181,7 @@ describe('userPromptText', () => {
 
 describe('a Claude Code session with system text in user lines', () => {
   test('the live gauge counts the two typed prompts, the latest being the second', async () => {
-    const gauge = new ContextGauge(writeSession());
+    const gauge = new ContextGauge(writeSession(), claudeCodeAdapter);
     await gauge.refresh();
     const reading = gauge.reading();
     assert.equal(reading.prompts, 2);

@@ -6,6 +6,8 @@ import type { ConfigFileProblem, ToolScope } from '../../shared/tools';
 import type { EventPayload } from '../events/eventLine';
 import type { JsonConfig } from '../kernel/jsonConfig';
 import type { ConfigLocations } from './configLocations';
+import type { DiskFacts } from './contextFiles';
+import type { ParsedTranscriptLine, TranscriptEntry } from './transcriptEntry';
 import type { ConfigEntry, ScanProblem } from './toolTypes';
 import type { AgentEvent, ToolCall } from './types';
 import type { AgentId } from '../../shared/agents';
@@ -121,6 +123,31 @@ export interface SessionFiles {
   ): Promise<{ items: SessionItem[]; skipped: number }>;
 }
 
+/**
+ * Session files that hold a conversation's messages, a JSON line each, appended as the session runs (Claude
+ * Code's transcripts). They are read incrementally, a chunk at a time: the import resumes where it stopped,
+ * and the live gauge breaks the context down by each message's parts (agents/transcriptEntry.ts), which
+ * neutral session items do not carry.
+ */
+export interface MessageTranscripts {
+  /** One line in neutral form, or why nothing of a transcript can be read from it. */
+  parseLine(line: string): ParsedTranscriptLine;
+  /** Whether a file's first lines are this agent's transcript. */
+  recognise(head: string): boolean;
+  /** The prompt the person typed, as the prompt hook reports it; undefined for an entry that is none. */
+  promptOf(entry: TranscriptEntry): string | undefined;
+  /** Transcripts of sessions that may have run in `roots` or below; `dir` searches that data folder instead. */
+  find(roots: readonly string[], dir?: string): string[];
+  /** The transcripts in a folder the user named. */
+  list(folder: string): string[];
+  /** The newest transcript of a session run in `projectRoot` itself. */
+  active(projectRoot: string, dir?: string): string | undefined;
+  /** The session a file is of, by its path; a subagent's file holds no prompt of the user's. */
+  sessionOf(file: string): { sessionId: string; subagent: boolean };
+  /** The files the agent puts in every context of a session in `projectRoot` (memory files, listings). */
+  contextFiles(projectRoot: string, transcript: string, dir?: string): DiskFacts;
+}
+
 /** An MCP server the agent's config declares. */
 export interface DeclaredServer {
   name: string;
@@ -214,6 +241,15 @@ export interface AgentTraces {
   command?: string;
 }
 
+/** How the agent manages its context window on its own. */
+export interface ContextLimits {
+  /**
+   * The context size, in tokens, at which the agent compacts (condenses, truncates) a window of `window`
+   * tokens for `model`: where the forecast and the warning point.
+   */
+  compactAt(window: number, model?: string): number;
+}
+
 export interface AgentAdapter {
   id: AgentId;
   displayName: string;
@@ -221,9 +257,18 @@ export interface AgentAdapter {
   payloads: PayloadReader;
   hooks?: HookInstaller;
   sessions?: SessionFiles;
+  transcripts?: MessageTranscripts;
   tools?: ToolConfig;
   memoryServer?: MemoryServerInstaller;
+  /** Without it the agent is taken to use its whole window before it compacts. */
+  contextLimits?: ContextLimits;
 }
+
+/** An agent whose session files are read into session items. */
+export type SessionAdapter = AgentAdapter & { sessions: SessionFiles };
+
+/** An agent whose session files are message transcripts. */
+export type TranscriptAdapter = AgentAdapter & { transcripts: MessageTranscripts };
 
 /** Whether `file`, a session file of the agent with these `sessions`, says how full the context is. */
 export function measuresContextOf(sessions: SessionFiles | undefined, file: string): boolean {

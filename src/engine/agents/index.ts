@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentAdapter } from './adapter';
+import type { AgentAdapter, TranscriptAdapter } from './adapter';
 import { claudeCodeAdapter } from './claudeCode';
 import { codexAdapter } from './codex';
 import { copilotCliAdapter } from './copilotCli';
@@ -12,6 +12,9 @@ import { opencodeAdapter } from './opencode';
 import type { AgentId } from '../../shared/agents';
 import { findOnPath } from './commandOnPath';
 import { vscodeAdapter } from './vscode';
+
+/** The scopes of a hook settings file, which say whether its recorder command must be portable (a team's file). */
+export { HOOK_SCOPES, type HookScope } from './claudeCode/hookSettings';
 
 export const AGENT_ADAPTERS: readonly AgentAdapter[] = [
   claudeCodeAdapter,
@@ -52,4 +55,25 @@ export function hookSettingsFiles(projectRoot: string, userHome: string): string
     return hooks ? hooks.scopes.map((scope) => hooks.settingsPath(scope, projectRoot, userHome)) : [];
   });
   return [...new Set(files)];
+}
+
+export const TRANSCRIPT_ADAPTERS: readonly TranscriptAdapter[] = AGENT_ADAPTERS.filter(
+  (adapter): adapter is TranscriptAdapter => adapter.transcripts !== undefined,
+);
+
+/**
+ * Where the agent compacts a context of `window` tokens, for the first of `models` it knows (a hint before
+ * what the file recorded); an agent that says nothing uses its whole window.
+ */
+export function compactPoint(
+  agent: AgentAdapter | undefined,
+  window: number,
+  models: ReadonlyArray<string | null | undefined> = [],
+): number {
+  const limits = agent?.contextLimits;
+  if (!limits) return window;
+  return limits.compactAt(
+    window,
+    models.find((model): model is string => typeof model === 'string'),
+  );
 }

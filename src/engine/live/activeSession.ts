@@ -3,7 +3,7 @@
  * live gauge in the host and `context-deck gauge` both follow it.
  */
 import * as fs from 'node:fs';
-import { AGENT_ADAPTERS, adapterOf } from '../agents';
+import { AGENT_ADAPTERS, TRANSCRIPT_ADAPTERS, adapterOf } from '../agents';
 import { measuresContextOf } from '../agents/adapter';
 import type { AgentId } from '../../shared/agents';
 import { expandTilde } from '../kernel/paths';
@@ -12,7 +12,6 @@ import type { Store } from '../storage/store';
 import { sessionFileOwner } from '../transcripts/agentSessionImport';
 import { ContextGauge, type ContextGaugeOptions } from './contextGauge';
 import { SessionFileGauge } from './sessionFileGauge';
-import { findActiveTranscript } from '../agents/claudeCode/transcriptFiles';
 
 export interface ActiveSession {
   agent: AgentId;
@@ -21,7 +20,7 @@ export interface ActiveSession {
   sessionId?: string;
 }
 
-/** A gauge of a Claude Code transcript, or of another agent's session file: the same surface. */
+/** A gauge of a message transcript, or of another agent's session file: the same surface. */
 export type SessionGauge = (ContextGauge | SessionFileGauge) & { agent: AgentId };
 
 function mtimeOf(file: string): number {
@@ -33,7 +32,7 @@ function mtimeOf(file: string): number {
 }
 
 export interface ActiveSessionOptions {
-  /** Claude Code's config folder (default: `CLAUDE_CONFIG_DIR`, else `~/.claude`). */
+  /** The data folder of the agents with message transcripts (Claude Code's: `CLAUDE_CONFIG_DIR`, else `~/.claude`). */
   claudeDir?: string;
   /**
    * The file of an agent that keeps every session in one store and names none in its events (opencode):
@@ -52,7 +51,8 @@ const RECENT_SESSIONS = 5;
 
 /**
  * The newest of: the session file the hooks last named (of an agent whose files carry usage), and the
- * newest transcript in Claude Code's folder. `db` is the project's database, when one is open.
+ * newest transcript of the project in each transcript agent's folder. `db` is the project's database, when
+ * one is open.
  */
 export function findActiveSession(
   db: Store | undefined,
@@ -60,26 +60,32 @@ export function findActiveSession(
   options: ActiveSessionOptions = {},
 ): ActiveSession | undefined {
   const candidates: ActiveSession[] = [];
-  const readable = AGENT_ADAPTERS.filter((adapter) => adapter.sessions?.measuresContext).map(
-    (adapter) => adapter.id,
-  );
+  const agents = {
+    transcripts: TRANSCRIPT_ADAPTERS.map((adapter) => adapter.id),
+    readable: AGENT_ADAPTERS.filter((adapter) => adapter.sessions?.measuresContext).map(
+      (adapter) => adapter.id,
+    ),
+  };
   // The newest session whose file says how full its context is: an agent's files may in one version and
   // not another (VS Code's), so a few recent sessions are looked at.
   const store = options.sharedStore ?? ((agent: AgentId) => newestStore(agent, projectRoot));
-  for (const latest of db ? latestMeasurableSessions(db, readable, RECENT_SESSIONS) : []) {
+  for (const latest of db ? latestMeasurableSessions(db, agents, RECENT_SESSIONS) : []) {
     const file =
       latest.transcriptPath !== undefined
         ? expandTilde(latest.transcriptPath)
         : store(latest.agent, latest.id);
     if (!file) continue;
-    // Claude Code's transcripts always say (ContextGauge reads them); other agents' files as their adapter says.
-    if (latest.agent === 'claude-code' || measuresContextOf(adapterOf(latest.agent)?.sessions, file)) {
+    // Message transcripts always say (ContextGauge reads them); other agents' files as their adapter says.
+    const adapter = adapterOf(latest.agent);
+    if (adapter?.transcripts || measuresContextOf(adapter?.sessions, file)) {
       candidates.push({ agent: latest.agent, file, sessionId: latest.id });
       break;
     }
   }
-  const found = findActiveTranscript(projectRoot, options.claudeDir);
-  if (found) candidates.push({ agent: 'claude-code', file: found });
+  for (const adapter of TRANSCRIPT_ADAPTERS) {
+    const found = adapter.transcripts.active(projectRoot, options.claudeDir);
+    if (found) candidates.push({ agent: adapter.id, file: found });
+  }
   return candidates
     .filter((candidate) => mtimeOf(candidate.file) >= 0)
     .sort((a, b) => mtimeOf(b.file) - mtimeOf(a.file))[0];
@@ -88,8 +94,8 @@ export function findActiveSession(
 /** A session file named by path, whichever agent's its content says; throws for a file no agent's. */
 export function sessionOfFile(file: string): ActiveSession {
   const owner = sessionFileOwner(file);
-  if (owner.agent === undefined) throw new Error(owner.problem);
-  return { agent: owner.agent === 'other' ? owner.found.adapter.id : 'claude-code', file };
+  if (!owner.adapter) throw new Error(owner.problem);
+  return { agent: owner.adapter.id, file };
 }
 
 /** The gauge for a session; undefined where its file does not say how full the context is. */
@@ -98,8 +104,14 @@ export function sessionGauge(
   options: Pick<ContextGaugeOptions, 'projectRoot' | 'window'> = {},
 ): SessionGauge | undefined {
   const { agent, file, sessionId } = active;
-  if (agent === 'claude-code') return Object.assign(new ContextGauge(file, options), { agent });
-  const sessions = adapterOf(agent)?.sessions;
+  const adapter = adapterOf(agent);
+  if (adapter?.transcripts)
+    return Object.assign(new ContextGauge(file, { ...adapter, transcripts: adapter.transcripts }, options), {
+      agent,
+    });
+  const sessions = adapter?.sessions;
   if (!sessions || !measuresContextOf(sessions, file)) return undefined;
-  return Object.assign(new SessionFileGauge(file, sessions, { ...options, sessionId }), { agent });
+  return Object.assign(new SessionFileGauge(file, { ...adapter, sessions }, { ...options, sessionId }), {
+    agent,
+  });
 }

@@ -13,15 +13,6 @@ const CHARS_PER_TOKEN = 4;
 export const estimate = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);
 
 /**
- * Claude Code compacts at the window minus min(max output, 20,000) tokens reserved for the summary, minus
- * 13,000 (`AUTOCOMPACT_BUFFER_TOKENS` in its autoCompact.ts; anthropics/claude-code#12004 and #31806), and
- * `/context` shows that difference as the autocompact buffer: 33k of 200k since early 2026
- * (anthropics/claude-code#23409), 45k in late 2025 versions (#10266). It does not scale with the window:
- * a 1M window shows the same 33k (3.3%).
- */
-export const AUTOCOMPACT_BUFFER_TOKENS = 33_000;
-
-/**
  * The system prompt's share of what the fixed overhead holds beyond the files and listings that can be
  * counted, from public `/context` outputs: system prompt 3.2k against system tools 17.2k
  * (anthropics/claude-code#23409), 3.0k against 17.0k (dev.to, "Claude Code MCPSearch").
@@ -86,8 +77,17 @@ export interface Measured {
   toolSearch: boolean;
 }
 
-export function composeBreakdown(measured: Measured, total: number, window: number): ContextBreakdown {
-  const buffer = Math.min(measured.figures?.autocompact_buffer ?? AUTOCOMPACT_BUFFER_TOKENS, window);
+/**
+ * The breakdown of `total` tokens in `window`, the buffer before the agent compacts at `compactAt` as
+ * `/context` measured it, else as the agent's adapter says.
+ */
+export function composeBreakdown(
+  measured: Measured,
+  total: number,
+  window: number,
+  compactAt: number,
+): ContextBreakdown {
+  const buffer = Math.min(measured.figures?.autocompact_buffer ?? Math.max(0, window - compactAt), window);
   const used = new Map<BreakdownCategoryName, { tokens: number; measured: boolean }>();
   const items = measured.overhead !== undefined && total > 0 ? composeUsed(measured, total, used) : [];
   const categories: BreakdownCategory[] = USED.map((name) => ({

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import type { BreakdownItemKind } from '../../shared/context';
 import type { BreakdownItemRef } from './breakdownTypes';
-import type { Json, ToolResult, ToolUse } from '../agents/claudeCode/transcriptLine';
+import type { Json, ToolResult, ToolUse } from '../agents/transcriptEntry';
 
 const MAX_LABEL = 160;
 

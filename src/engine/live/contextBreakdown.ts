@@ -14,14 +14,17 @@
  */
 import type { BreakdownCategoryName, BreakdownItemKind } from '../../shared/context';
 import type { BreakdownItemRef, ContextBreakdown } from './breakdownTypes';
-import type { DiskFacts } from './breakdownDisk';
+import type { DiskFacts } from '../agents/contextFiles';
 import { type FixedEntry, type Part, composeBreakdown, estimate } from './breakdownCompose';
 import { clip, describeResult, shownPath } from './breakdownLabels';
 import { type ContextCommandFigures, contextCommandFigures } from './contextCommandOutput';
-import { promptText } from '../agents/claudeCode/promptText';
 import { slashCommand } from '../agents/userPrompt';
-import type { ToolUse, TranscriptAttachment, TranscriptEntry } from '../agents/claudeCode/transcriptLine';
-import { contextTokens } from '../agents/claudeCode/transcriptLine';
+import {
+  type ToolUse,
+  type TranscriptAttachment,
+  type TranscriptEntry,
+  contextTokens,
+} from '../agents/transcriptEntry';
 import { largestRemainder } from './tokenShares';
 
 /** A recorded output count below this share of what the response's text needs is a streaming placeholder. */
@@ -100,10 +103,18 @@ export class BreakdownTracker {
   private disk: DiskFacts | undefined;
   private serial = 0;
   private version = 0;
-  private cached: { version: number; total: number; window: number; value: ContextBreakdown } | undefined;
+  private cached:
+    | { version: number; total: number; window: number; compactAt: number; value: ContextBreakdown }
+    | undefined;
 
-  /** `readDisk` is called once, at the first call, with the session's working directory. */
-  constructor(private readonly readDisk: (cwd: string | undefined) => DiskFacts) {}
+  /**
+   * `readDisk` is called once, at the first call, with the session's working directory; `promptOf` is the
+   * agent's reading of which entries are the user's prompts.
+   */
+  constructor(
+    private readonly readDisk: (cwd: string | undefined) => DiskFacts,
+    private readonly promptOf: (entry: TranscriptEntry) => string | undefined,
+  ) {}
 
   add(entry: TranscriptEntry): void {
     this.version++;
@@ -115,10 +126,18 @@ export class BreakdownTracker {
     else if (entry.usage) this.addResponse(entry);
   }
 
-  /** The breakdown at the gauge's `total` and `window`; composed again only after a change. */
-  breakdown(total: number, window: number): ContextBreakdown {
+  /**
+   * The breakdown at the gauge's `total` and `window`, where the agent compacts at `compactAt`; composed
+   * again only after a change.
+   */
+  breakdown(total: number, window: number, compactAt: number): ContextBreakdown {
     const cached = this.cached;
-    if (cached?.version === this.version && cached.total === total && cached.window === window)
+    if (
+      cached?.version === this.version &&
+      cached.total === total &&
+      cached.window === window &&
+      cached.compactAt === compactAt
+    )
       return cached.value;
     const value = composeBreakdown(
       {
@@ -130,8 +149,9 @@ export class BreakdownTracker {
       },
       total,
       window,
+      compactAt,
     );
-    this.cached = { version: this.version, total, window, value };
+    this.cached = { version: this.version, total, window, compactAt, value };
     return value;
   }
 
@@ -250,7 +270,7 @@ export class BreakdownTracker {
         ),
       );
     } else {
-      const prompt = promptText(entry);
+      const prompt = this.promptOf(entry);
       // A finished background task's notice is no prompt, but the model answers it in a turn of its own.
       if (prompt !== undefined || text.trimStart().startsWith('<task-notification>')) this.turnStarted = true;
       // Not typed: a command's output, a note Claude Code added (their tags say nothing to a person).

@@ -1,20 +1,16 @@
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import * as path from 'node:path';
 import { type Fingerprint, LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
 import type { Compaction, ContextForecast, GaugeFields } from '../../shared/context';
 import type { ContextItem } from './contextItems';
-import { type DiskFacts, NO_DISK_FACTS, readDiskFacts } from './breakdownDisk';
+import { type DiskFacts, NO_DISK_FACTS } from '../agents/contextFiles';
+import { compactPoint } from '../agents';
+import type { TranscriptAdapter } from '../agents/adapter';
 import type { ContextBreakdown } from './breakdownTypes';
 import { BreakdownTracker } from './contextBreakdown';
 import { ContextItemsTracker } from './contextItems';
 import { forecastContext } from './contextForecast';
-import {
-  type TranscriptEntry,
-  contextTokens,
-  parseTranscriptLine,
-} from '../agents/claudeCode/transcriptLine';
-import { promptText } from '../agents/claudeCode/promptText';
+import { type TranscriptEntry, contextTokens } from '../agents/transcriptEntry';
 
 const DEFAULT_CONTEXT_WINDOW = 200_000;
 const LARGE_CONTEXT_WINDOW = 1_000_000;
@@ -54,16 +50,10 @@ export interface ContextGaugeOptions {
   /** The project whose memory files, skills and agents are in the context (default: the session's cwd). */
   projectRoot?: string;
   /**
-   * Claude Code's config folder, for the user's memory files, skills and agents (default: the one holding
-   * the transcript; a transcript kept elsewhere gets the project's files only).
+   * The agent's data folder, for the user's memory files, skills and agents (default: the one holding the
+   * transcript; a transcript kept elsewhere gets the project's files only).
    */
   claudeDir?: string;
-}
-
-/** The config folder of a transcript at `<config>/projects/<project>/<session>.jsonl`, if it is one. */
-function configDirOf(transcript: string): string | undefined {
-  const projects = path.dirname(path.dirname(transcript));
-  return path.basename(projects) === 'projects' ? path.dirname(projects) : undefined;
 }
 
 /**
@@ -128,6 +118,7 @@ export class ContextGauge {
 
   constructor(
     readonly transcript: string,
+    private readonly adapter: TranscriptAdapter,
     private options: ContextGaugeOptions = {},
   ) {}
 
@@ -164,24 +155,24 @@ export class ContextGauge {
       items: this.items.list(),
       latestPrompt: this.items.prompts.latest ?? null,
       prompts: this.items.prompts.count,
-      breakdown: this.breakdown.breakdown(this.tokens, window),
+      breakdown: this.breakdown.breakdown(this.tokens, window, compactPoint(this.adapter, window, models)),
     };
     return { ...reading, forecast: readingForecast(reading, windowKnown(models, this.options.window)) };
   }
 
   /** A tracker that reads the session's files on disk once, when its first API call is counted. */
   private newBreakdown(): BreakdownTracker {
-    return new BreakdownTracker((cwd) => this.diskFacts(cwd));
+    return new BreakdownTracker(
+      (cwd) => this.diskFacts(cwd),
+      (entry) => this.adapter.transcripts.promptOf(entry),
+    );
   }
 
   private diskFacts(cwd: string | undefined): DiskFacts {
     const projectRoot = this.options.projectRoot ?? cwd;
     if (!projectRoot) return NO_DISK_FACTS;
     try {
-      return readDiskFacts({
-        projectRoot,
-        claudeDir: this.options.claudeDir ?? configDirOf(this.transcript),
-      });
+      return this.adapter.transcripts.contextFiles(projectRoot, this.transcript, this.options.claudeDir);
     } catch {
       // Unreadable config: the fixed overhead is then all system prompt and tools.
       return NO_DISK_FACTS;
@@ -236,7 +227,7 @@ export class ContextGauge {
   }
 
   private addLine(line: string): void {
-    const parsed = parseTranscriptLine(line);
+    const parsed = this.adapter.transcripts.parseLine(line);
     if (!parsed.ok) {
       this.malformed++;
       return;
@@ -254,7 +245,7 @@ export class ContextGauge {
     if (entry.usage && entry.type !== 'user') this.addUsage(entry);
     for (const use of entry.toolUses) this.items.use(use);
     for (const result of entry.toolResults) this.items.result(result, entry.at ?? Date.now());
-    const prompt = promptText(entry);
+    const prompt = this.adapter.transcripts.promptOf(entry);
     if (prompt !== undefined) this.items.prompt(prompt);
   }
 

@@ -5,7 +5,7 @@
  * summary, so everything before it is forgotten.
  */
 import type { ContextItemType } from '../../shared/context';
-import type { ToolResult, ToolUse } from '../agents/claudeCode/transcriptLine';
+import type { ToolResult, ToolUse } from '../agents/transcriptEntry';
 
 /** One tool result that put an item into the context, with its size estimated from its characters. */
 export interface ResultSize {

@@ -5,5 +5,4 @@ export type { BreakdownItem, ContextBreakdown } from './breakdownTypes';
 // What the host and the dashboard show of the context is declared in src/shared.
 export type { BreakdownCategoryName } from '../../shared/context';
 export { MAX_BREAKDOWN_ITEMS } from './breakdownTypes';
-export { AUTOCOMPACT_BUFFER_TOKENS } from './breakdownCompose';
 export { toolResultText } from './toolResultText';

@@ -7,7 +7,8 @@
  * tools; the conversation is the total less that.
  */
 import { plausibleTokens } from '../agents/tokenCounts';
-import type { SessionFiles, SessionItem } from '../agents/adapter';
+import type { SessionAdapter, SessionItem } from '../agents/adapter';
+import { compactPoint } from '../agents';
 import { sessionFileStamp } from '../agents/sessionBytes';
 import { estimate } from './breakdownCompose';
 import type { BreakdownCategory, Compaction } from '../../shared/context';
@@ -33,7 +34,7 @@ export class SessionFileGauge {
 
   constructor(
     readonly transcript: string,
-    private readonly files: SessionFiles,
+    private readonly adapter: SessionAdapter,
     private options: SessionGaugeOptions = {},
   ) {}
 
@@ -48,7 +49,7 @@ export class SessionFileGauge {
     const stamp = sessionFileStamp(this.transcript);
     if (stamp === undefined || stamp.key === this.stamp) return false;
     this.stamp = stamp.key;
-    const { items, skipped } = await this.files.read(this.transcript, {
+    const { items, skipped } = await this.adapter.sessions.read(this.transcript, {
       projectRoot: this.options.projectRoot,
       sessionId: this.options.sessionId,
     });
@@ -58,7 +59,10 @@ export class SessionFileGauge {
   }
 
   reading(): GaugeReading {
-    return gaugeOfItems(this.transcript, this.items, this.malformed, this.options);
+    return gaugeOfItems(this.transcript, this.items, this.malformed, {
+      ...this.options,
+      compactAt: (window, models) => compactPoint(this.adapter, window, models),
+    });
   }
 }
 
@@ -66,6 +70,11 @@ export interface SessionGaugeOptions extends Pick<ContextGaugeOptions, 'window' 
   /** The session to follow in a file that holds several (opencode's database); default: its first. */
   sessionId?: string;
   projectRoot?: string;
+}
+
+interface ItemsGaugeOptions extends SessionGaugeOptions {
+  /** Where the agent compacts a window, for the models the session names (default: at the window). */
+  compactAt?: (window: number, models: ReadonlyArray<string | undefined>) => number;
 }
 
 /**
@@ -76,7 +85,7 @@ export function gaugeOfItems(
   transcript: string,
   items: readonly SessionItem[],
   malformed: number,
-  options: SessionGaugeOptions = {},
+  options: ItemsGaugeOptions = {},
 ): GaugeReading {
   const sessionId =
     (options.sessionId !== undefined && items.some((item) => item.sessionId === options.sessionId)
@@ -142,7 +151,11 @@ export function gaugeOfItems(
     items: [],
     latestPrompt,
     prompts,
-    breakdown: sessionBreakdown(own, tokens, window, last !== undefined),
+    breakdown: sessionBreakdown(
+      own,
+      { total: tokens, window, compactAt: options.compactAt?.(window, [options.modelHint, model]) ?? window },
+      last !== undefined,
+    ),
   };
   return {
     ...reading,
@@ -174,12 +187,13 @@ function fixedParts(items: readonly SessionItem[]): Map<FixedPart, number> {
   return parts;
 }
 
+/** `total` tokens used of `window`, where the agent compacts at `compactAt`. */
 function sessionBreakdown(
   items: readonly SessionItem[],
-  total: number,
-  window: number,
+  { total, window, compactAt }: { total: number; window: number; compactAt: number },
   measured: boolean,
 ): ContextBreakdown {
+  const buffer = Math.min(Math.max(0, window - compactAt), window);
   const categories: BreakdownCategory[] = [];
   let fixed = Math.min(total, fixedOverhead(items) ?? 0);
   const overhead = fixed;
@@ -199,13 +213,13 @@ function sessionBreakdown(
     });
   categories.push(
     { name: 'messages', tokens: total - overhead, measured: measured && overhead === 0 },
-    { name: 'free_space', tokens: Math.max(0, window - total), measured },
-    { name: 'autocompact_buffer', tokens: 0, measured: false },
+    { name: 'free_space', tokens: Math.max(0, window - total - buffer), measured },
+    { name: 'autocompact_buffer', tokens: Math.min(buffer, Math.max(0, window - total)), measured: false },
   );
   return {
     total,
     window,
-    autocompactAt: window,
+    autocompactAt: window - buffer,
     categories,
     items: [],
     itemCount: 0,

@@ -10,20 +10,22 @@ export interface LatestSession {
 }
 
 /**
- * The `limit` most recently active sessions whose context may be measured: Claude Code sessions that named
- * their transcript, and sessions of `readable`, the agents whose session files (may) carry usage. Newest first.
+ * The `limit` most recently active sessions whose context may be measured: sessions of agents with message
+ * `transcripts` that named their transcript, and sessions of `readable`, the agents whose session files (may)
+ * carry usage. Newest first.
  */
 export function latestMeasurableSessions(
   db: Store,
-  readable: readonly AgentId[],
+  agents: { transcripts: readonly AgentId[]; readable: readonly AgentId[] },
   limit: number,
 ): LatestSession[] {
   return db
     .all(
       `SELECT id, transcript_path, agent FROM sessions
-       WHERE agent = 'claude-code' AND transcript_path IS NOT NULL OR agent IN (SELECT value FROM json_each(?))
+       WHERE agent IN (SELECT value FROM json_each(?)) AND transcript_path IS NOT NULL
+          OR agent IN (SELECT value FROM json_each(?))
        ORDER BY last_event_at DESC LIMIT ?`,
-      [JSON.stringify(readable), limit],
+      [JSON.stringify(agents.transcripts), JSON.stringify(agents.readable), limit],
     )
     .flatMap((row) =>
       isAgentId(row.agent)

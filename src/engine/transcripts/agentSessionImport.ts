@@ -1,27 +1,25 @@
 /**
- * History from the session files of agents other than Claude Code (Codex rollouts, opencode's store): each
- * adapter finds and reads its files into neutral session items, written as rows. A file is read again whole
- * when its size or time changed; the rows are keyed, so nothing is counted twice.
+ * History from the session files that adapters read into neutral session items (Codex rollouts, opencode's
+ * store): each adapter finds and reads its files, written as rows. A file is read again whole when its size
+ * or time changed; the rows are keyed, so nothing is counted twice. Message transcripts are read a chunk at a
+ * time instead (importTranscripts.ts).
  */
-import { AGENT_ADAPTERS } from '../agents';
+import { AGENT_ADAPTERS, TRANSCRIPT_ADAPTERS } from '../agents';
 import { readSessionHead } from '../agents/sessionBytes';
 import { visibleLine } from '../../shared/visibleText';
-import { recogniseClaudeTranscript } from '../agents/claudeCode/transcriptLine';
 import { sessionFileStamp } from '../agents/sessionBytes';
-import type { AgentAdapter, SessionFiles } from '../agents/adapter';
+import type { SessionAdapter, SessionFiles, TranscriptAdapter } from '../agents/adapter';
 import type { ProjectStore } from '../storage/projectStore';
 import { writeSessionItems } from './sessionItemRows';
 import { noRows, type RowCounts } from './importedActivity';
 
 export interface AgentSessionFile {
   file: string;
-  adapter: AgentAdapter & { sessions: SessionFiles };
+  adapter: SessionAdapter;
 }
 
-function withSessions(): Array<AgentAdapter & { sessions: SessionFiles }> {
-  return AGENT_ADAPTERS.filter(
-    (adapter): adapter is AgentAdapter & { sessions: SessionFiles } => adapter.sessions !== undefined,
-  );
+function withSessions(): SessionAdapter[] {
+  return AGENT_ADAPTERS.filter((adapter): adapter is SessionAdapter => adapter.sessions !== undefined);
 }
 
 /** The session files every agent keeps for the project's roots; an agent whose files cannot be listed has none. */
@@ -61,11 +59,11 @@ function sessionHead(file: string): string {
   return bytes.toString('utf8', 0, end);
 }
 
-/** Whose session file a file is, by its content: an agent's, or why none reads it. */
+/** Whose session file a file is, by its content: an agent's, read as session items or as a transcript. */
 export type SessionFileOwner =
-  | { agent: 'claude-code' }
-  | { agent: 'other'; found: AgentSessionFile }
-  | { agent: undefined; problem: string };
+  | { adapter: SessionAdapter; as: 'items' }
+  | { adapter: TranscriptAdapter; as: 'transcript' }
+  | { adapter?: undefined; problem: string };
 
 export function sessionFileOwner(file: string): SessionFileOwner {
   const name = visibleLine(file);
@@ -73,13 +71,14 @@ export function sessionFileOwner(file: string): SessionFileOwner {
   try {
     head = sessionHead(file);
   } catch {
-    return { agent: undefined, problem: `${name}: cannot be read` };
+    return { problem: `${name}: cannot be read` };
   }
+  // Session item formats first: they are told apart by a first line, transcripts by any of their lines.
   const adapter = withSessions().find((candidate) => candidate.sessions.recognise(head));
-  if (adapter) return { agent: 'other', found: { file, adapter } };
-  // A transcript just created is empty: nothing in it can be misread.
-  if (head.trim() === '' || recogniseClaudeTranscript(head)) return { agent: 'claude-code' };
-  return { agent: undefined, problem: `${name}: not a session file of any agent Context Deck reads` };
+  if (adapter) return { adapter, as: 'items' };
+  const transcript = TRANSCRIPT_ADAPTERS.find((candidate) => candidate.transcripts.recognise(head));
+  if (transcript) return { adapter: transcript, as: 'transcript' };
+  return { problem: `${name}: not a session file of any agent Context Deck reads` };
 }
 
 export interface AgentImportResult extends RowCounts {

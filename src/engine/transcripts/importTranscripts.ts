@@ -11,14 +11,8 @@ import * as path from 'node:path';
 import type { IngestProgress } from '../../shared/ingest';
 import type { ProjectStore } from '../storage/projectStore';
 import { LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
-import { parseTranscriptLine } from '../agents/claudeCode/transcriptLine';
-import {
-  candidateTranscripts,
-  claudeConfigDirs,
-  isSubagentTranscript,
-  listTranscripts,
-  sessionIdFromPath,
-} from '../agents/claudeCode/transcriptFiles';
+import { TRANSCRIPT_ADAPTERS } from '../agents';
+import type { TranscriptAdapter } from '../agents/adapter';
 import { endIdleImportedSessions } from '../log/sessionRows';
 import { noRows, type RowCounts } from './importedActivity';
 import { type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
@@ -39,11 +33,14 @@ const IDLE_END_REASON = 'idle';
 
 export interface TranscriptImportOptions {
   /**
-   * Transcript files or folders (searched for `*.jsonl`) to import into this project whatever cwd they
-   * record. Without them, Claude Code's own folders are searched and files are routed by recorded cwd.
+   * Session files or folders (searched for transcripts) to import into this project whatever cwd they
+   * record. Without them, the agents' own folders are searched and files are routed by recorded cwd.
    */
   paths?: readonly string[];
-  /** Claude Code's configuration folder (default: `CLAUDE_CONFIG_DIR`, else `~/.claude`). */
+  /**
+   * The data folder to search for message transcripts instead of the agents' own (Claude Code's default:
+   * `CLAUDE_CONFIG_DIR`, else `~/.claude`); with it, no other agent's files are searched.
+   */
   claudeDir?: string;
   /** Read every file from its start again (nothing is counted twice either way). */
   force?: boolean;
@@ -80,6 +77,8 @@ export interface TranscriptImportResult extends RowCounts {
 
 interface Source {
   file: string;
+  /** The agent whose transcript it is. */
+  adapter: TranscriptAdapter;
   /** Named explicitly: imported whatever cwd it records. */
   forced: boolean;
 }
@@ -96,14 +95,15 @@ interface FileProgressRow {
 
 interface Plan {
   file: string;
+  adapter: TranscriptAdapter;
   size: number;
   mtimeMs: number;
   start: number;
   cwd: string | null;
 }
 
-/** Named files as they are, named folders searched for transcripts; a missing path is an error. */
-function namedSources(paths: readonly string[]): Source[] {
+/** Named files as they are, named folders searched for each agent's transcripts; a missing path is an error. */
+function namedFiles(paths: readonly string[]): string[] {
   return paths.flatMap((named) => {
     const full = path.resolve(named);
     let stat: fs.Stats;
@@ -112,8 +112,8 @@ function namedSources(paths: readonly string[]): Source[] {
     } catch {
       throw new Error(`transcript path not found: ${named}`);
     }
-    const files = stat.isDirectory() ? listTranscripts(full) : [full];
-    return files.map((file) => ({ file, forced: true }));
+    if (!stat.isDirectory()) return [full];
+    return [...new Set(TRANSCRIPT_ADAPTERS.flatMap((adapter) => adapter.transcripts.list(full)))];
   });
 }
 
@@ -132,10 +132,11 @@ function emptyResult(): TranscriptImportResult {
 }
 
 /**
- * Imports Claude Code transcripts into a project's database: tool calls (with failures), prompts, sessions
- * and the observations hook events of the same activity would give. Each file's read offset is committed
- * with the rows read up to it, one transaction per chunk, so an interrupted import resumes where it stopped
- * and a grown file is read from where it ended.
+ * Imports the agents' past sessions into a project's database: tool calls (with failures), prompts,
+ * sessions and the observations hook events of the same activity would give. A message transcript's read
+ * offset is committed with the rows read up to it, one transaction per chunk, so an interrupted import
+ * resumes where it stopped and a grown file is read from where it ended; other session files are read
+ * whole when they changed (agentSessionImport.ts).
  */
 export async function importTranscripts(
   engine: ProjectStore,
@@ -147,18 +148,20 @@ export async function importTranscripts(
   let agentFiles: AgentSessionFile[];
   const problems: string[] = [];
   if (options.paths?.length) {
-    // Named files are told apart by their content: another agent's session format, else Claude Code's.
+    // Named files are told apart by their content.
     sources = [];
     agentFiles = [];
-    for (const source of namedSources(options.paths)) {
-      const owner = sessionFileOwner(source.file);
-      if (owner.agent === 'other') agentFiles.push(owner.found);
-      else if (owner.agent === 'claude-code') sources.push(source);
-      else problems.push(owner.problem);
+    for (const file of namedFiles(options.paths)) {
+      const owner = sessionFileOwner(file);
+      if (owner.adapter === undefined) problems.push(owner.problem);
+      else if (owner.as === 'items') agentFiles.push({ file, adapter: owner.adapter });
+      else sources.push({ file, adapter: owner.adapter, forced: true });
     }
   } else {
-    sources = (options.claudeDir ? [options.claudeDir] : claudeConfigDirs()).flatMap((dir) =>
-      candidateTranscripts(dir, engine.identity.roots).map((file) => ({ file, forced: false })),
+    sources = TRANSCRIPT_ADAPTERS.flatMap((adapter) =>
+      adapter.transcripts
+        .find(engine.identity.roots, options.claudeDir)
+        .map((file) => ({ file, adapter, forced: false })),
     );
     agentFiles = options.claudeDir ? [] : findAgentSessionFiles(engine.identity.roots);
   }
@@ -179,6 +182,15 @@ export async function importTranscripts(
   const ended = endIdleSessions(engine, engine.now() - IDLE_SESSION_MS);
   if (result.files > 0 || ended > 0) engine.noteExternalChange();
   return result;
+}
+
+/** How many session files of every agent may belong to sessions run in `roots`, for offering an import. */
+export function countSessionFiles(roots: readonly string[]): number {
+  const transcripts = TRANSCRIPT_ADAPTERS.reduce(
+    (sum, adapter) => sum + adapter.transcripts.find(roots).length,
+    0,
+  );
+  return transcripts + findAgentSessionFiles(roots).length;
 }
 
 /** Imported sessions that stopped long enough ago end at their last line (log/sessionRows.ts). */
@@ -244,7 +256,7 @@ class TranscriptImport {
         this.result.skippedFiles++;
         return undefined;
       }
-      const cwd = row?.cwd ?? (await this.recordedCwd(handle)) ?? null;
+      const cwd = row?.cwd ?? (await this.recordedCwd(handle, source.adapter)) ?? null;
       if (!source.forced && (cwd === null || !this.engine.belongsHere(cwd))) {
         this.result.foreignFiles++;
         return undefined;
@@ -257,6 +269,7 @@ class TranscriptImport {
         (await stillHolds(handle, stat.size, row.offset, { head: row.head_hash, tail: row.tail_hash }));
       return {
         file: source.file,
+        adapter: source.adapter,
         size: stat.size,
         mtimeMs: stat.mtimeMs,
         start: resume ? row.offset : 0,
@@ -268,14 +281,14 @@ class TranscriptImport {
   }
 
   /** The first cwd the transcript records (its first lines may be summaries or snapshots without one). */
-  private async recordedCwd(handle: FileHandle): Promise<string | undefined> {
+  private async recordedCwd(handle: FileHandle, adapter: TranscriptAdapter): Promise<string | undefined> {
     for (let offset = 0; offset < CWD_SEARCH_BYTES;) {
       const chunk = await this.reader.read(handle, offset, 64 * 1024);
       if (!chunk) return undefined;
       if (chunk.kind === 'lines') {
         for (const line of chunk.lines) {
           if (!line.includes('"cwd"')) continue;
-          const parsed = parseTranscriptLine(line);
+          const parsed = adapter.transcripts.parseLine(line);
           if (parsed.ok && parsed.entry.cwd) return parsed.entry.cwd;
         }
       }
@@ -287,9 +300,9 @@ class TranscriptImport {
   private async importFile(plan: Plan, progress: TranscriptImportProgress): Promise<void> {
     const { signal, onProgress } = this.options;
     const chunkBytes = this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES;
-    const subagent = isSubagentTranscript(plan.file);
+    const { sessionId, subagent } = plan.adapter.transcripts.sessionOf(plan.file);
     const context: TranscriptFileContext = {
-      sessionId: sessionIdFromPath(plan.file),
+      sessionId,
       transcriptPath: subagent ? undefined : plan.file,
       subagent,
       lastAt: Math.round(plan.mtimeMs),
@@ -297,7 +310,7 @@ class TranscriptImport {
     };
     const handle = await fs.promises.open(plan.file, 'r');
     try {
-      const rows = new TranscriptRowWriter(this.engine.store);
+      const rows = new TranscriptRowWriter(this.engine.store, plan.adapter);
       let offset = plan.start;
       this.result.files++;
       for (;;) {
@@ -306,7 +319,7 @@ class TranscriptImport {
         const end = offset + (chunk?.length ?? 0);
         const mark = await fingerprint(handle, end);
         this.engine.store.transaction(() => {
-          if (chunk?.kind === 'lines') this.addLines(chunk.lines, rows, context);
+          if (chunk?.kind === 'lines') this.addLines(chunk.lines, rows, context, plan.adapter);
           else if (chunk?.kind === 'oversized') {
             this.result.lines++;
             this.result.malformed++;
@@ -343,11 +356,12 @@ class TranscriptImport {
     lines: readonly string[],
     rows: TranscriptRowWriter,
     context: TranscriptFileContext,
+    adapter: TranscriptAdapter,
   ): void {
     for (const line of lines) {
       if (line.trim() === '') continue;
       this.result.lines++;
-      const parsed = parseTranscriptLine(line);
+      const parsed = adapter.transcripts.parseLine(line);
       if (parsed.ok) rows.add(parsed.entry, context);
       else this.result.malformed++;
     }

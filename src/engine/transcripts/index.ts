@@ -1,7 +1,7 @@
-/** Past sessions read into a project's database: Claude Code's transcripts and the other agents' session files. */
+/** Past sessions read into a project's database: the agents' transcripts and session files. */
 export {
   type TranscriptImportProgress,
   type TranscriptImportResult,
+  countSessionFiles,
   importTranscripts,
 } from './importTranscripts';
-export { encodeProjectDir, findActiveTranscript } from '../agents/claudeCode/transcriptFiles';

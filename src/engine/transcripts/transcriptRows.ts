@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
-import { promptText } from '../agents/claudeCode/promptText';
-import type { Json, TranscriptEntry } from '../agents/claudeCode/transcriptLine';
+import type { TranscriptAdapter } from '../agents/adapter';
+import type { Json, TranscriptEntry } from '../agents/transcriptEntry';
 import type { Store } from '../storage/store';
 import type { ImportedSession } from '../log/sessionRows';
 import { ImportedActivityWriter, type RowCounts } from './importedActivity';
-import {
-  type EventBase,
-  compactSummaryMemory,
-  compactionMemory,
-  promptMemory,
-  reportMemory,
-  toolCallMemory,
-} from './transcriptEvents';
+import { type EventBase, TranscriptMemory } from './transcriptEvents';
 
 /** What a transcript file says about itself, beyond its lines. */
 export interface TranscriptFileContext {
@@ -59,9 +52,14 @@ export class TranscriptRowWriter {
   private readonly sessions = new Map<string, ImportedSession>();
   private resolvedStored: string[] = [];
   private readonly activity: ImportedActivityWriter;
+  private readonly memory: TranscriptMemory;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly adapter: TranscriptAdapter,
+  ) {
     this.activity = new ImportedActivityWriter(store);
+    this.memory = new TranscriptMemory(adapter.payloads);
   }
 
   add(entry: TranscriptEntry, file: TranscriptFileContext): void {
@@ -95,25 +93,25 @@ export class TranscriptRowWriter {
           error: result.errorText,
           at,
         },
-        toolCallMemory(use.name, use.input, result, base),
+        this.memory.toolCall(use.name, use.input, result, base),
       );
     }
 
     const base: EventBase = { session_id: sessionId, cwd: file.cwd };
-    const prompt = file.subagent ? undefined : promptText(entry);
+    const prompt = file.subagent ? undefined : this.adapter.transcripts.promptOf(entry);
     if (prompt !== undefined) {
       this.tellReport(sessionId);
       const key = entry.uuid
         ? `transcript:${entry.uuid}`
         : `transcript:${sessionId}:${at}:${createHash('sha1').update(prompt).digest('hex').slice(0, 16)}`;
-      this.activity.prompt({ key, sessionId, text: prompt, at }, promptMemory(prompt, base));
+      this.activity.prompt({ key, sessionId, text: prompt, at }, this.memory.prompt(prompt, base));
     }
     if (file.subagent || entry.sidechain) return;
     if (entry.subtype === 'compact_boundary')
-      this.activity.remember(sessionId, at, compactionMemory(entry.compactTrigger, base));
+      this.activity.remember(sessionId, at, this.memory.compaction(entry.compactTrigger, base));
     // The agent's own words: its summary when it compacted, and what it last said to the user.
     if (entry.compactSummary && entry.userText)
-      this.activity.remember(sessionId, at, compactSummaryMemory(entry.userText, base));
+      this.activity.remember(sessionId, at, this.memory.compactSummary(entry.userText, base));
     if (entry.type === 'assistant' && entry.assistantText?.trim() && entry.model !== SYNTHETIC_MODEL)
       this.noteReport(sessionId, entry.assistantText, entry.responseKey, at, base);
   }
@@ -141,13 +139,13 @@ export class TranscriptRowWriter {
     const report = this.reports.get(sessionId);
     if (!report) return;
     this.reports.delete(sessionId);
-    this.activity.remember(sessionId, report.at, reportMemory(report.text, report.base));
+    this.activity.remember(sessionId, report.at, this.memory.report(report.text, report.base));
   }
 
   private noteSession(id: string, entry: TranscriptEntry, file: TranscriptFileContext, at: number): void {
     let facts = this.sessions.get(id);
     if (!facts) {
-      facts = { first: at, last: at, transcriptPath: file.transcriptPath, agent: 'claude-code' };
+      facts = { first: at, last: at, transcriptPath: file.transcriptPath, agent: this.adapter.id };
       this.sessions.set(id, facts);
     }
     facts.first = Math.min(facts.first, at);

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import {
-  candidateTranscripts,
-  claudeConfigDirs,
-  findAgentSessionFiles,
+  countSessionFiles,
   importTranscripts,
   type ProjectEngine,
   requestSave,
@@ -91,10 +89,7 @@ export class LiveProject {
   /** Agents' session files on disk (Claude Code transcripts, Codex rollouts...) that may belong to this project. */
   transcriptFiles(): number {
     if (Date.now() - this.transcriptCount.at > TRANSCRIPT_COUNT_TTL_MS) {
-      const roots = this.engine.identity.roots;
-      const value =
-        claudeConfigDirs().reduce((sum, dir) => sum + candidateTranscripts(dir, roots).length, 0) +
-        findAgentSessionFiles(roots).length;
+      const value = countSessionFiles(this.engine.identity.roots);
       this.transcriptCount = { value, at: Date.now() };
     }
     return this.transcriptCount.value;

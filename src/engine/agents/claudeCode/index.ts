@@ -1,20 +1,23 @@
 /**
- * Claude Code: hook payloads and settings, its tool config, and its transcripts' format here. Its transcripts,
- * which say what fills the context item by item, are imported and followed by readers of their own
- * (transcripts/, live/), richer than the neutral session items other agents give.
+ * Claude Code: hook payloads and settings, its tool config, its transcripts (message transcripts, which say
+ * what fills the context item by item) and where it compacts.
  */
-import type { AgentAdapter } from '../adapter';
+import type { TranscriptAdapter } from '../adapter';
+import { claudeContextLimits } from './contextLimits';
 import { claudeHooks } from './hooks';
 import { claudeMemoryServer } from './memoryServer';
 import { claudePayloads } from './payload';
 import { claudeTools } from './toolConfig';
+import { claudeTranscripts } from './transcripts';
 
-export const claudeCodeAdapter: AgentAdapter = {
+export const claudeCodeAdapter: TranscriptAdapter = {
   id: 'claude-code',
   displayName: 'Claude Code',
   traces: { home: ['.claude'], project: ['.claude', 'CLAUDE.md', '.mcp.json'], command: 'claude' },
   payloads: claudePayloads,
   hooks: claudeHooks,
+  transcripts: claudeTranscripts,
   tools: claudeTools,
   memoryServer: claudeMemoryServer,
+  contextLimits: claudeContextLimits,
 };

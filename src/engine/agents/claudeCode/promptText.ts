@@ -1,5 +1,5 @@
 import { userPromptText } from '../userPrompt';
-import type { TranscriptEntry } from './transcriptLine';
+import type { TranscriptEntry } from '../transcriptEntry';
 
 /**
  * Which user lines of a transcript are prompts the person typed, and their text in the form the

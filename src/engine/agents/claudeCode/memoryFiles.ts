@@ -9,16 +9,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CONFIG_MAX_BYTES, readBounded } from '../kernel/boundedRead';
-import { FolderWalk } from '../kernel/folderWalk';
-import { readFrontMatter } from '../kernel/frontMatter';
-import { encodeProjectDir } from '../agents/claudeCode/transcriptFiles';
-
-export interface MemoryFile {
-  file: string;
-  /** Characters Claude Code puts in the context for it. */
-  chars: number;
-}
+import { CONFIG_MAX_BYTES, readBounded } from '../../kernel/boundedRead';
+import { FolderWalk } from '../../kernel/folderWalk';
+import { readFrontMatter } from '../../kernel/frontMatter';
+import type { MemoryFile } from '../contextFiles';
+import { encodeProjectDir } from './transcriptFiles';
 
 const MAX_IMPORT_HOPS = 4;
 const AUTO_MEMORY_LINES = 200;

@@ -5,32 +5,13 @@
  * come from the listing in the transcript instead, which current Claude Code writes.
  */
 import * as path from 'node:path';
-import { agentEntries, skillEntries } from '../agents/markdownTools';
-import type { ConfigEntry } from '../agents/toolTypes';
-import { type MemoryFile, readMemoryFiles } from './memoryFiles';
+import type { DiskFacts, NamedFile } from '../contextFiles';
+import { agentEntries, skillEntries } from '../markdownTools';
+import type { ConfigEntry } from '../toolTypes';
+import { readMemoryFiles } from './memoryFiles';
 
-export interface NamedFile {
-  name: string;
-  file: string;
-  /** Characters of its entry in the listing Claude Code puts in the context. */
-  chars: number;
-}
-
-export interface DiskFacts {
-  memory: MemoryFile[];
-  skills: NamedFile[];
-  agents: NamedFile[];
-}
-
-export interface DiskLocations {
-  projectRoot: string;
-  /** Claude Code's config folder, for the user's files; none leaves them out. */
-  claudeDir?: string;
-}
-
-export const NO_DISK_FACTS: DiskFacts = { memory: [], skills: [], agents: [] };
-
-export function readDiskFacts(at: DiskLocations): DiskFacts {
+/** `claudeDir`: Claude Code's config folder, for the user's files; none leaves them out. */
+export function readDiskFacts(at: { projectRoot: string; claudeDir?: string }): DiskFacts {
   const folders = [path.join(at.projectRoot, '.claude'), ...(at.claudeDir ? [at.claudeDir] : [])];
   const owner = { scope: 'project' as const, prefix: '', disabled: false };
   const listed = (entries: ConfigEntry[], line: (entry: ConfigEntry) => string): NamedFile[] =>

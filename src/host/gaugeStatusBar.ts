@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { agentName } from '../shared/agents';
 import { forecastText, tippingText } from '../shared/forecastText';
 import type { UsageLevel } from '../shared/context';
 import type { GaugeView } from '../shared/protocol';
@@ -55,7 +56,7 @@ export class GaugeStatusBar implements vscode.Disposable {
       this.item.text = '$(pulse) ctx idle';
       this.item.color = undefined;
       this.item.backgroundColor = undefined;
-      this.item.tooltip = `No active Claude Code session. The last one was ${gauge.percent}% full, last active ${
+      this.item.tooltip = `No active ${agentName(gauge.agent)} session. The last one was ${gauge.percent}% full, last active ${
         gauge.updatedAt === null ? 'at an unknown time' : relativeTime(gauge.updatedAt, now)
       }. Click to open the Context Deck dashboard.`;
       this.item.accessibilityInformation = { label: 'No active agent session', role: 'button' };
@@ -67,7 +68,7 @@ export class GaugeStatusBar implements vscode.Disposable {
     this.item.color = look.color ? new vscode.ThemeColor(look.color) : undefined;
     this.item.backgroundColor = look.background ? new vscode.ThemeColor(look.background) : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**Context window: ${gauge.percent}%**\n\n`);
+    tooltip.appendMarkdown(`**Context window: ${gauge.percent}%** · ${agentName(gauge.agent)}\n\n`);
     tooltip.appendText(
       `${gauge.tokens.toLocaleString('en-US')} of ${gauge.window.toLocaleString('en-US')} tokens` +
         (gauge.model ? ` · ${gauge.model}` : ''),

@@ -74,7 +74,10 @@ export function activate(context: vscode.ExtensionContext): void {
       if (event.affectsConfiguration('contextDeck.home')) {
         void current.reopen().then(() => connection.ensureRecorder(current.home));
       } else if (event.affectsConfiguration('contextDeck.ingest.pollIntervalSeconds')) current.restartPoll();
-      if (event.affectsConfiguration('contextDeck.contextWindow'))
+      if (
+        event.affectsConfiguration('contextDeck.contextWindow') ||
+        event.affectsConfiguration('contextDeck.agentContextWindows')
+      )
         for (const live of current.all) live.gauge.settingsChanged();
       if (event.affectsConfiguration('contextDeck.history.detailDays'))
         for (const live of current.all) void live.exclusive(() => live.ingest.foldOldHistory(true));

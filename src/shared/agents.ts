@@ -1,5 +1,5 @@
 /** The agents Context Deck knows, as the recorder tags their lines and `status --json` counts them. */
-const AGENT_IDS = ['claude-code', 'vscode', 'codex', 'opencode', 'copilot-cli'] as const;
+export const AGENT_IDS = ['claude-code', 'vscode', 'codex', 'opencode', 'copilot-cli'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 
 export function isAgentId(value: unknown): value is AgentId {

@@ -5,17 +5,22 @@
  * wrong one is the default. The host reads them in one module (host/editor/settings.ts); the engine and the CLI
  * take the defaults from here.
  */
+import { type AgentId, isAgentId } from './agents';
 import { RANKING_STRATEGIES, type RankingStrategy } from './tools';
 
 /** How selective the next session's context is. */
 export const SELECTION_MODES = ['conservative', 'balanced', 'aggressive'] as const;
 export type SelectionMode = (typeof SELECTION_MODES)[number];
 
+/** A number for some of the agents (package.json: an object with a property per agent id). */
+type PerAgent = Partial<Record<AgentId, number>>;
+
 type Setting<T> =
   | { kind: 'boolean'; default: T }
   | { kind: 'string'; default: T }
   | { kind: 'number'; default: T; minimum: number; maximum?: number }
-  | { kind: 'enum'; default: T; values: readonly T[] };
+  | { kind: 'enum'; default: T; values: readonly T[] }
+  | { kind: 'perAgent'; default: T; minimum: number };
 
 const boolean = (value: boolean): Setting<boolean> => ({ kind: 'boolean', default: value });
 const number = (value: number, minimum: number, maximum?: number): Setting<number> => ({
@@ -38,6 +43,8 @@ export const SETTINGS = {
   'tools.showBuiltins': boolean(false),
   /** 0: the model's own window. */
   contextWindow: number(0, 0),
+  /** Per agent, over `contextWindow`: each agent's sessions may run on a model of another window. */
+  agentContextWindows: { kind: 'perAgent', default: {}, minimum: 0 } as Setting<PerAgent>,
   'compactWarning.enabled': boolean(true),
   'compactWarning.promptsLeft': number(2, 0, 100),
   'compactWarning.percent': number(85, 1, 100),
@@ -49,6 +56,17 @@ export const SETTINGS = {
 
 export type SettingKey = keyof typeof SETTINGS;
 export type Settings = { [Key in SettingKey]: (typeof SETTINGS)[Key]['default'] };
+
+/** The entries of a per-agent value that name an agent and hold a number of at least `minimum`. */
+function perAgent(value: unknown, minimum: number): PerAgent | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      ([agent, number]) =>
+        isAgentId(agent) && typeof number === 'number' && Number.isFinite(number) && number >= minimum,
+    ),
+  );
+}
 
 function valid<T>(setting: Setting<T>, value: unknown): value is T {
   switch (setting.kind) {
@@ -65,6 +83,8 @@ function valid<T>(setting: Setting<T>, value: unknown): value is T {
       );
     case 'enum':
       return setting.values.includes(value as T);
+    case 'perAgent':
+      return perAgent(value, setting.minimum) !== undefined;
   }
 }
 
@@ -74,7 +94,18 @@ export function readSettings(get: (key: SettingKey) => unknown): Settings {
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const setting = SETTINGS[key] as Setting<unknown>;
     const value = get(key);
-    settings[key] = valid(setting, value) ? value : setting.default;
+    // A per-agent value keeps the entries that are right: one agent's mistake leaves the others' windows.
+    settings[key] = !valid(setting, value)
+      ? setting.default
+      : setting.kind === 'perAgent'
+        ? perAgent(value, setting.minimum)
+        : value;
   }
   return settings as Settings;
+}
+
+/** The context window set for `agent`'s sessions: its own, else the one for all agents; undefined to infer it. */
+export function contextWindowFor(settings: Settings, agent: AgentId): number | undefined {
+  const window = settings.agentContextWindows[agent] || settings.contextWindow;
+  return window > 0 ? window : undefined;
 }

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { ESLint } from 'eslint';
-import { SETTINGS, type SettingKey, readSettings } from '../../src/shared/settings';
+import { AGENT_IDS } from '../../src/shared/agents';
+import { SETTINGS, type SettingKey, contextWindowFor, readSettings } from '../../src/shared/settings';
 import { REPO_ROOT } from '../support/processes';
 
 interface Property {
@@ -16,6 +17,7 @@ interface Property {
   minimum?: number;
   maximum?: number;
   enum?: unknown[];
+  properties?: Record<string, Property>;
   markdownDescription?: string;
 }
 
@@ -35,7 +37,8 @@ describe('settings', () => {
     for (const [key, setting] of Object.entries(SETTINGS)) {
       const property = properties[`contextDeck.${key}`];
       assert.ok(property.markdownDescription, `${key} has a description`);
-      assert.equal(property.type, setting.kind === 'enum' ? 'string' : setting.kind, key);
+      const type = { enum: 'string', perAgent: 'object' }[setting.kind as string] ?? setting.kind;
+      assert.equal(property.type, type, key);
       // An empty string default is no default in the manifest (the home is resolved at run time).
       assert.deepEqual(property.default ?? '', setting.default, key);
       if (setting.kind === 'number') {
@@ -43,7 +46,36 @@ describe('settings', () => {
         assert.equal(property.maximum, setting.maximum, key);
       }
       if (setting.kind === 'enum') assert.deepEqual(property.enum, [...setting.values], key);
+      if (setting.kind === 'perAgent') {
+        // Every agent, so the Settings editor offers each one and flags a misspelt id.
+        assert.deepEqual(Object.keys(property.properties ?? {}), [...AGENT_IDS], key);
+        for (const agent of Object.values(property.properties ?? {}))
+          assert.equal(agent.minimum, setting.minimum, key);
+      }
     }
+  });
+
+  test("a per-agent context window applies to that agent's sessions only; the others keep the global one", () => {
+    const settings = readSettings((key) =>
+      key === 'agentContextWindows'
+        ? { codex: 400_000, opencode: -5, vscode: 'big', gemini: 1_000_000 }
+        : key === 'contextWindow'
+          ? 300_000
+          : undefined,
+    );
+    // The wrong entries are dropped, not the whole value.
+    assert.deepEqual(settings.agentContextWindows, { codex: 400_000 });
+    assert.equal(contextWindowFor(settings, 'codex'), 400_000);
+    assert.equal(contextWindowFor(settings, 'claude-code'), 300_000);
+    assert.equal(
+      contextWindowFor(
+        readSettings(() => undefined),
+        'codex',
+      ),
+      undefined,
+      'inferred',
+    );
+    assert.deepEqual(readSettings(() => [400_000]).agentContextWindows, {});
   });
 
   test('a value of the wrong type or out of bounds reads as the default; a valid one as it is', () => {

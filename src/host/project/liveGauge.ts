@@ -16,6 +16,7 @@ import type { GaugeView } from '../../shared/protocol';
 import { gaugeView } from '../views/gaugeView';
 import { type Log, shortMessage } from '../editor/log';
 import { currentSettings } from '../editor/settings';
+import { contextWindowFor } from '../../shared/settings';
 
 /**
  * Where a file cannot be watched (some network and container file systems), the session is looked for and its
@@ -64,7 +65,10 @@ export class LiveGauge implements vscode.Disposable {
   }
 
   private configure(gauge: SessionGauge): void {
-    gauge.configure({ window: this.windowSetting(), modelHint: this.modelHint() });
+    gauge.configure({
+      window: contextWindowFor(currentSettings(), gauge.agent),
+      modelHint: this.modelHint(),
+    });
   }
 
   private activeSession(): ActiveSession | undefined {
@@ -91,11 +95,6 @@ export class LiveGauge implements vscode.Disposable {
 
   private modelHint(): string | undefined {
     return this.engine.sessions.latestModel();
-  }
-
-  private windowSetting(): number | undefined {
-    const window = currentSettings().contextWindow;
-    return window > 0 ? window : undefined;
   }
 
   /** Look for the active session (following a new one), then read its file if it changed. */

@@ -17,6 +17,8 @@ import {
   writeTranscript,
 } from '../support/transcripts';
 import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
+import { codexAdapter } from '../../src/engine/agents/codex';
+import { gaugeOfItems } from '../../src/engine/live/sessionFileGauge';
 
 let ws: ReturnType<typeof tempWorkspace>;
 let file: string;
@@ -62,6 +64,11 @@ const noNumbers = (forecast: Awaited<ReturnType<typeof forecastOf>>) => {
   assert.equal(forecast.promptsLeft, null);
   assert.equal(forecast.minutesLeft, null);
 };
+
+const CODEX_ROLLOUT = path.join(
+  FIXTURES_DIR,
+  'codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl',
+);
 
 describe('compaction forecast', () => {
   test('steady growth: steps, prompts and minutes left to the auto-compact point, within a range', async () => {
@@ -135,19 +142,27 @@ describe('compaction forecast', () => {
     assert.equal(forecast.promptsLeft, 0);
   });
 
-  test('an agent that does not compact: the forecast is to the full window, from its session file', async () => {
-    const rollout = path.join(
-      FIXTURES_DIR,
-      'codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl',
-    );
-    const gauge = sessionGauge(sessionOfFile(rollout)!, {})!;
-    await gauge.refresh();
-    const { forecast, window, tokens } = gauge.reading();
+  test('an agent that declares no compact point: the forecast is to the full window, from its session file', async () => {
+    // Codex's rollout read as an agent without `contextLimits` would be.
+    const { items } = await codexAdapter.sessions!.read(CODEX_ROLLOUT);
+    const { forecast, window, tokens } = gaugeOfItems(CODEX_ROLLOUT, items, 0);
     assert.equal(forecast.reason, null);
     assert.equal(forecast.event, 'full');
     assert.equal(forecast.at, window);
     assert.ok(forecast.stepsLeft! > 0 && tokens < window);
     assert.ok(forecast.stepsLow! <= forecast.stepsLeft! && forecast.stepsLeft! <= forecast.stepsHigh!);
+  });
+
+  test("Codex: the forecast is to Codex's own compact point, 90% of the whole window", async () => {
+    const gauge = sessionGauge(sessionOfFile(CODEX_ROLLOUT)!, {})!;
+    await gauge.refresh();
+    const { forecast, window, tokens, breakdown } = gauge.reading();
+    // The rollout's window, 258,400, is 95% of the model's 272,000; Codex compacts at 90% of that.
+    assert.equal(window, 258_400);
+    assert.equal(forecast.event, 'compact');
+    assert.equal(forecast.at, 244_800);
+    assert.equal(breakdown.autocompactAt, 244_800);
+    assert.ok(forecast.stepsLeft! > 0 && tokens < 244_800);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * OpenAI Codex CLI (github.com/openai/codex): hook payloads, `hooks.json` connection, rollout session
- * files and `[mcp_servers]` in `config.toml`. The recorder imports `./payload` alone, never this file.
+ * files, `[mcp_servers]` in `config.toml` and where it compacts. The recorder imports `./payload` alone,
+ * never this file.
  */
 import type { AgentAdapter } from '../adapter';
+import { codexCompactAt } from './compactPoint';
 import { codexHooks } from './hooksFile';
 import { codexTools } from './mcpConfig';
 import { codexMemoryServer } from './memoryServer';
@@ -18,4 +20,5 @@ export const codexAdapter: AgentAdapter = {
   sessions: codexSessions,
   tools: codexTools,
   memoryServer: codexMemoryServer,
+  contextLimits: { compactAt: (window) => codexCompactAt(window) },
 };

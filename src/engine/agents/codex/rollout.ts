@@ -8,10 +8,11 @@
  * `compacted` (the summary in `message`). Releases before the wrapper (2025) wrote the session meta bare on
  * the first line and the response items bare after it.
  *
- * Keys are stable across copies: a fork (`fork_thread`) starts its own file with its own `session_meta` and
- * then persists the parent's items as they were (payloads equal, timestamps new), so tool calls are keyed
- * by `call_id` and prompts by the turn they belong to (`turn_id`, a UUIDv7 the copy keeps), never by a
- * line's timestamp or position in the file.
+ * Keys are stable across copies: a fork (`fork_thread`, or a subagent `spawn_agent` starts with its
+ * parent's history) starts its own file with its own `session_meta` and then persists the parent's items as
+ * they were (payloads equal, timestamps new; see forkPrefix.ts), so tool calls are keyed by `call_id` and
+ * prompts by the turn they belong to (`turn_id`, which the copy keeps), never by a line's timestamp or
+ * position in the file.
  */
 import { userPromptText } from '../userPrompt';
 import { toEpochMs } from '../../events/eventLine';
@@ -27,6 +28,7 @@ import {
   jsonText as text,
 } from '../jsonValues';
 import { argumentsOf, parseToolText, codexToolCall, mcpResultText, outcomeFromOutput } from './toolCalls';
+import { isSpawnOutput, turnIsOwn, uuidV7Time } from './forkPrefix';
 import { qualifiedName } from './toolKinds';
 
 type ToolItem = Extract<SessionItem, { type: 'tool' }>;
@@ -65,6 +67,9 @@ const RESPONSE_ITEM_TYPES = new Set([
   'web_search_call',
 ]);
 
+/** The items of a rollout line besides its `session_meta` (codex-rs/protocol `RolloutItem`). */
+const ROLLOUT_ITEM_TYPES = new Set(['turn_context', 'response_item', 'event_msg', 'compacted']);
+
 /** The line Codex puts before a local compaction's summary (codex-rs/core templates/compact/summary_prefix.md). */
 const SUMMARY_PREFIX = 'Another language model started to solve this problem';
 
@@ -77,6 +82,11 @@ function turnIdOf(line: Line): string | undefined {
     (line.type === 'event_msg' &&
       (line.payload.type === 'task_started' || line.payload.type === 'turn_started'));
   return opensTurn ? text(line.payload.turn_id) : undefined;
+}
+
+/** The made-up output of the parent's spawn call that closed a subagent's copy in some releases. */
+function isInheritedEnd(line: Line): boolean {
+  return line.type === 'response_item' && isSpawnOutput(line.payload);
 }
 
 function isInjected(message: string): boolean {
@@ -122,18 +132,37 @@ function sessionIdOf(meta: Json): string | undefined {
 }
 
 /**
- * Whether a file's first line is a Codex rollout's session meta: a `session_meta` line, whatever the order
- * or size of its fields (the meta carries the base instructions, tens of KB, so the line may be cut short
- * here), or the bare meta of releases before the line wrapper.
+ * The first releases' meta: `{id, timestamp}` alone when there were no instructions
+ * (codex-rs/core/src/rollout.rs `SessionMeta` at 89a151f502213bec8140159e728170b0d999eca2).
+ */
+function isFirstReleaseMeta(meta: Json): boolean {
+  const id = text(meta.id);
+  return (
+    id !== undefined &&
+    UUID.test(id) &&
+    toEpochMs(meta.timestamp) !== undefined &&
+    Object.keys(meta).length === 2
+  );
+}
+
+/**
+ * Whether a file's first line is a Codex rollout's: a `session_meta` line, whatever the order or size of its
+ * fields (the meta carries the base instructions, tens of KB, so the line may be cut short here), another
+ * rollout item where the meta line is missing (Codex then names the session after the file: codex-rs/rollout
+ * `builder_from_items`), or the bare meta of releases before the line wrapper.
  */
 export function recogniseRolloutHead(head: string): boolean {
   const first = head.split('\n', 1)[0];
-  if (leadingFields(first).strings.get('type') === 'session_meta') return true;
+  const fields = leadingFields(first);
+  const type = fields.strings.get('type');
+  if (type === 'session_meta') return true;
+  if (type !== undefined && ROLLOUT_ITEM_TYPES.has(type))
+    return fields.strings.has('timestamp') && fields.keys.includes('payload');
   const line = parseLine(first.trim(), true);
   return (
     line?.type === 'session_meta' &&
     sessionIdOf(line.payload) !== undefined &&
-    (line.payload.cwd !== undefined || 'instructions' in line.payload)
+    (line.payload.cwd !== undefined || 'instructions' in line.payload || isFirstReleaseMeta(line.payload))
   );
 }
 
@@ -146,7 +175,8 @@ export function rolloutCwd(lines: Iterable<string>): string | undefined {
   for (const raw of lines) {
     if (raw.trim() === '') continue;
     const line = parseLine(raw, first);
-    if (first && line?.type !== 'session_meta') return undefined;
+    if (first && !(line && (line.type === 'session_meta' || ROLLOUT_ITEM_TYPES.has(line.type))))
+      return undefined;
     first = false;
     const cwd =
       line && (line.type === 'session_meta' || line.type === 'turn_context') && text(line.payload.cwd);
@@ -155,10 +185,13 @@ export function rolloutCwd(lines: Iterable<string>): string | undefined {
   return undefined;
 }
 
-/** Everything a rollout's text says, in file order; lines that are no JSON object are skipped and counted. */
+/**
+ * Everything a rollout's text says, in file order; lines that are no JSON object are skipped and counted.
+ * `fallbackId` names the session when the file has no meta line of its own (the id in the file's name).
+ */
 export function readRollout(
   source: SessionText,
-  fallbackId = 'unknown',
+  fallbackId?: string,
 ): { items: SessionItem[]; skipped: number } {
   let ownMeta = false;
   const { lines, skipped } = parseSessionLines(source, (raw, first) => {
@@ -166,11 +199,15 @@ export function readRollout(
     if (first) ownMeta = line?.type === 'session_meta';
     return line;
   });
+  const meta = ownMeta ? lines[0].payload : undefined;
+  const sessionId = (meta && sessionIdOf(meta)) ?? fallbackId;
+  if (sessionId === undefined)
+    throw new Error(
+      'no session_meta line with its session id, and no id in the file name (rollout-<time>-<id>.jsonl): ' +
+        'which session it is cannot be told',
+    );
   // Only the first line's meta is this session's: a later one is a forked parent's, copied in.
-  return {
-    items: new RolloutReader(lines, ownMeta ? lines[0].payload : undefined, fallbackId).read(),
-    skipped,
-  };
+  return { items: new RolloutReader(lines, meta, sessionId).read(), skipped };
 }
 
 class RolloutReader {
@@ -182,11 +219,8 @@ class RolloutReader {
   private readonly promptEvents: boolean;
   private readonly firstModel: string | undefined;
   private readonly cwd: string | undefined;
-  /**
-   * A fork's own id: a fork persists its parent's lines before its own turns, and every id is a UUIDv7,
-   * which sorts by the time it was made, so a turn whose id sorts before the fork's is the parent's.
-   */
-  private readonly forkedAt: string | undefined;
+  /** When this session was made: a fork's turns that began before are its parent's (forkPrefix.ts). */
+  private readonly madeAt: number | undefined;
   /** Reading a fork's copy of its parent's lines: they set the state, but are not this session's. */
   private replaying: boolean;
   private sessionEmitted = false;
@@ -206,10 +240,10 @@ class RolloutReader {
   constructor(
     private readonly lines: Line[],
     meta: Json | undefined,
-    fallbackId: string,
+    sessionId: string,
   ) {
     this.meta = meta;
-    this.sessionId = (meta && sessionIdOf(meta)) ?? fallbackId;
+    this.sessionId = sessionId;
     this.origin = (meta && text(meta.forked_from_id)) ?? this.sessionId;
     // Lines of releases before the wrapper have no time of their own: they are the session's.
     this.at = toEpochMs(meta?.timestamp) ?? 0;
@@ -223,21 +257,28 @@ class RolloutReader {
     this.cwd =
       text(meta?.cwd) ??
       lines.map((line) => (line.type === 'turn_context' ? text(line.payload.cwd) : undefined)).find(Boolean);
-    // Without a turn of its own that says so (releases without turn ids), a fork is read whole.
-    const forkedAt = this.sessionId;
-    this.forkedAt =
-      this.origin !== this.sessionId &&
-      lines.some((line) => {
-        const turnId = turnIdOf(line);
-        return turnId !== undefined && UUID.test(turnId) && turnId.toLowerCase() >= forkedAt.toLowerCase();
-      })
-        ? forkedAt
-        : undefined;
-    this.replaying = this.forkedAt !== undefined;
+    this.madeAt = uuidV7Time(this.sessionId) ?? toEpochMs(meta?.timestamp);
+    // A fork names its parent, and its copy starts with the parent's meta. Without a line that says where
+    // the copy ends (releases whose turns tell no time), a fork is read whole: keys still count each once.
+    const forked =
+      (meta !== undefined && text(meta.forked_from_id) !== undefined) ||
+      lines.some(
+        (line, index) =>
+          index > 0 && line.type === 'session_meta' && sessionIdOf(line.payload) !== this.sessionId,
+      );
+    this.replaying = forked && lines.some((line) => this.opensOwnTurn(line) || isInheritedEnd(line));
+  }
+
+  /** Whether `line` opens a turn that began once this session was made. */
+  private opensOwnTurn(line: Line): boolean {
+    const turnId = turnIdOf(line);
+    if (turnId === undefined || this.madeAt === undefined) return false;
+    return turnIsOwn(turnId, line.payload.started_at, this.madeAt);
   }
 
   read(): SessionItem[] {
     for (const line of this.lines) {
+      if (this.replaying && this.opensOwnTurn(line)) this.replaying = false;
       if (line.at !== undefined) this.at = line.at;
       const wasCompacted = this.afterCompacted;
       if (!(line.type === 'event_msg' && line.payload.type === 'token_count')) this.afterCompacted = false;
@@ -261,6 +302,7 @@ class RolloutReader {
           this.afterCompacted = true;
           break;
       }
+      if (this.replaying && isInheritedEnd(line)) this.replaying = false;
     }
     return this.items;
   }
@@ -283,9 +325,17 @@ class RolloutReader {
     };
     if (this.cwd !== undefined) item.cwd = this.cwd;
     if (this.firstModel !== undefined) item.model = this.firstModel;
-    const role = text(meta.agent_role) ?? text(meta.agent_type);
+    // A subagent: `source: {subagent: {thread_spawn: {parent_thread_id, agent_role, ...}}}` (codex-rs/
+    // protocol `SessionSource::SubAgent(SubAgentSource::ThreadSpawn)`); later releases repeat the role.
+    const spawned = record(record(record(meta.source).subagent).thread_spawn);
+    const spawnedBy = text(spawned.parent_thread_id);
+    const role =
+      text(spawned.agent_role) ??
+      text(meta.agent_role) ??
+      text(meta.agent_type) ??
+      (spawnedBy === undefined ? undefined : 'subagent');
     if (role !== undefined) item.agentType = role;
-    const parent = text(meta.forked_from_id);
+    const parent = text(meta.forked_from_id) ?? spawnedBy;
     if (parent !== undefined && parent !== this.sessionId) item.parentSessionId = parent;
     this.items.push(item);
     const base = text(record(meta.base_instructions).text) ?? text(meta.instructions);
@@ -317,10 +367,7 @@ class RolloutReader {
   }
 
   private turn(turnId: string | undefined): void {
-    if (turnId === undefined) return;
-    this.turnId = turnId;
-    if (this.forkedAt !== undefined && UUID.test(turnId))
-      this.replaying = turnId.toLowerCase() < this.forkedAt.toLowerCase();
+    if (turnId !== undefined) this.turnId = turnId;
   }
 
   private prompt(raw: string | undefined): void {

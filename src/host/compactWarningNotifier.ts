@@ -13,7 +13,8 @@ import {
 } from '../engine';
 import type { LiveProject } from './project/liveProject';
 import { runCommand } from './editor/registerCommands';
-import { type Log, shortMessage } from './editor/log';
+import type { Log } from './editor/log';
+import { shortMessage } from './views/errorText';
 import type { Projects } from './project/projects';
 import { currentSettings } from './editor/settings';
 

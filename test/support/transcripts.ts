@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { encodeProjectDir } from '../../src/engine/agents/claudeCode/transcriptFiles';
 import { FIXTURES_DIR } from './events';
 
-type Line = Record<string, unknown>;
+export type Line = Record<string, unknown>;
 
 /** The fixture's lines name an old model; built sessions use a current one. */
 const CURRENT_MODEL = 'claude-sonnet-4-5-20250929';

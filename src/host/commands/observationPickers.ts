@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { Observation, TimelineOptions } from '../../engine';
 import { parseMemoryQuery, typingQuery } from '../../shared/memory';
-import { shortMessage, type Log } from '../editor/log';
+import type { Log } from '../editor/log';
+import { shortMessage } from '../views/errorText';
 import type { LiveProject } from '../project/liveProject';
 import { type ObservationRow, firstTimelinePage, searchRows, timelineRows } from '../views/observationRows';
 

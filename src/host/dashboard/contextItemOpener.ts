@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type BreakdownItem, toolResultText } from '../../engine';
 import type { LiveProject } from '../project/liveProject';
-import { shortMessage } from '../editor/log';
+import { shortMessage } from '../views/errorText';
 import type { ContextPreviewProvider } from '../documents/contextPreview';
 
 async function openFileAt(file: string, line?: number, endLine?: number): Promise<void> {

@@ -28,8 +28,3 @@ function describe(error: unknown): string {
   if (error instanceof Error) return error.stack ?? error.message;
   return String(error);
 }
-
-/** One line for a user-facing message (stacks stay in the log). */
-export function shortMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

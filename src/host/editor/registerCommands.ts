@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { type Log, shortMessage } from './log';
+import type { Log } from './log';
+import { shortMessage } from '../views/errorText';
 import { type CommandId, type CommandTable, VSCODE_COMMANDS } from './commandIds';
 
 /** Register every command; a failure is logged and shown, never thrown at the caller (a menu, a button). */

@@ -12,7 +12,8 @@ import {
 } from '../../engine';
 import { VSCODE_COMMANDS } from './commandIds';
 import { runCommand } from './registerCommands';
-import { type Log, shortMessage } from './log';
+import type { Log } from './log';
+import { shortMessage } from '../views/errorText';
 
 export const PREVIEW_SCHEME = 'context-deck-preview';
 

@@ -13,7 +13,8 @@ import {
 } from '../../engine';
 import type { AdviceActionKind, AdviceView } from '../../shared/protocol';
 import type { LiveProject } from './liveProject';
-import { type Log, shortMessage } from '../editor/log';
+import type { Log } from '../editor/log';
+import { shortMessage } from '../views/errorText';
 import { type AgentId, agentName } from '../../shared/agents';
 import { isSessionActive } from '../../shared/sessionActivity';
 import { visibleLine } from '../../shared/visibleText';

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import {
   type ActiveSession,
   type AgentId,
@@ -14,9 +13,9 @@ import {
 } from '../../engine';
 import type { GaugeView } from '../../shared/protocol';
 import { gaugeView } from '../views/gaugeView';
-import { type Log, shortMessage } from '../editor/log';
-import { currentSettings } from '../editor/settings';
-import { contextWindowFor } from '../../shared/settings';
+import type { Log } from '../editor/log';
+import { shortMessage } from '../views/errorText';
+import { type Settings, contextWindowFor } from '../../shared/settings';
 
 /**
  * Where a file cannot be watched (some network and container file systems), the session is looked for and its
@@ -29,9 +28,9 @@ const DISCOVERY_POLL_MS = 10_000;
  * The live context gauge of one project: follows the newest session file of the project, whichever agent
  * writes it (a new one after `/clear` takes over), as soon as it changes. Nothing is polled while watching
  * works: the session file and its folder are watched, and an ingest that read events says when sessions
- * may have changed.
+ * may have changed. It needs nothing of VS Code's API (test/unit/liveGauge.test.ts runs it in Node).
  */
-export class LiveGauge implements vscode.Disposable {
+export class LiveGauge {
   private gauge: SessionGauge | undefined;
   private sessionId: string | undefined;
   private storeLookup: { sessionId: string; file: string | undefined } | undefined;
@@ -45,8 +44,9 @@ export class LiveGauge implements vscode.Disposable {
 
   constructor(
     private readonly engine: ProjectEngine,
-    private readonly log: Log,
+    private readonly log: Pick<Log, 'info' | 'warn'>,
     private readonly notify: () => void,
+    private readonly settings: () => Settings,
   ) {
     // Not within the constructor's task: the project's other views start in it.
     void yieldToHost().then(() => this.tick());
@@ -66,7 +66,7 @@ export class LiveGauge implements vscode.Disposable {
 
   private configure(gauge: SessionGauge): void {
     gauge.configure({
-      window: contextWindowFor(currentSettings(), gauge.agent),
+      window: contextWindowFor(this.settings(), gauge.agent),
       modelHint: this.modelHint(),
     });
   }

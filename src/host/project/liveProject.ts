@@ -60,7 +60,7 @@ export class LiveProject {
     private readonly log: Log,
     readonly notify: () => void,
   ) {
-    this.gauge = new LiveGauge(engine, log, notify);
+    this.gauge = new LiveGauge(engine, log, notify, currentSettings);
     this.tools = new ProjectTools(this, log, notify);
     this.nextContext = new NextContext(() => this.views);
     this.ingest = new ProjectIngest(this, log);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { eventsDir, listLogFiles } from '../../engine';
-import { type Log, shortMessage } from '../editor/log';
+import type { Log } from '../editor/log';
+import { shortMessage } from '../views/errorText';
 import type { LiveProject } from './liveProject';
 import { currentSettings } from '../editor/settings';
 

@@ -11,7 +11,8 @@ import {
   type ToggleRequest,
   writeProjectServerEnabled,
 } from '../../engine';
-import { type Log, shortMessage } from '../editor/log';
+import type { Log } from '../editor/log';
+import { shortMessage } from '../views/errorText';
 import { allowedInWorkspace } from '../editor/workspaceTrust';
 import type { ToolHost } from './toolScan';
 

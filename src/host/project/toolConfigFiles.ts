@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { configLocations, type RankedTool } from '../../engine';
-import { type Log, shortMessage } from '../editor/log';
+import type { Log } from '../editor/log';
+import { shortMessage } from '../views/errorText';
 
 /**
  * Every file that declares tools for this project or its user, watched for a debounced rescan. The

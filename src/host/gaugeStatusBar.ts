@@ -7,6 +7,7 @@ import { relativeTime } from '../shared/relativeTime';
 import { isSessionActive } from '../shared/sessionActivity';
 import type { CommandId } from './editor/commandIds';
 import type { Projects } from './project/projects';
+import { ownDisplayText } from './views/gaugeView';
 
 /** A session turns idle with time alone: look again this often. */
 const IDLE_CHECK_MS = 60_000;
@@ -73,6 +74,8 @@ export class GaugeStatusBar implements vscode.Disposable {
       `${gauge.tokens.toLocaleString('en-US')} of ${gauge.window.toLocaleString('en-US')} tokens` +
         (gauge.model ? ` · ${gauge.model}` : ''),
     );
+    const own = ownDisplayText(gauge.agent, gauge.ownDisplay);
+    if (own) tooltip.appendText(`\n${own}`);
     tooltip.appendText(`\n${forecastText(gauge.forecast)}`);
     const tipping = tippingText(gauge.forecast.tipping);
     if (tipping && gauge.forecast.stepsLeft !== null) tooltip.appendText(`\nGrowing it: ${tipping}`);

@@ -190,4 +190,9 @@ export interface GaugeFields {
   updatedAt: number | null;
   /** When it will compact (or fill), from the session's own growth, or why that cannot be told. */
   forecast: ContextForecast;
+  /**
+   * What the agent's own display shows where it counts otherwise, so the two can be told apart: Codex's
+   * footer leaves `baseline` tokens (its prompt and tools) out of both the window and the count.
+   */
+  ownDisplay?: { percentLeft: number; baseline: number };
 }

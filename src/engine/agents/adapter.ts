@@ -248,6 +248,11 @@ export interface ContextLimits {
    * tokens for `model`: where the forecast and the warning point.
    */
   compactAt(window: number, model?: string): number;
+  /**
+   * Tokens the agent's own display leaves out of the window and the count (Codex's footer: 12,000 for its
+   * prompt and tools), where it shows "N% context left" of the rest.
+   */
+  displayBaseline?: number;
 }
 
 export interface AgentAdapter {

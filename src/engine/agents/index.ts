@@ -77,3 +77,18 @@ export function compactPoint(
     models.find((model): model is string => typeof model === 'string'),
   );
 }
+
+/**
+ * How the agent's own display puts `tokens` of `window`, where it leaves a baseline out of both (Codex's
+ * footer); undefined for an agent whose display counts as the gauge does.
+ */
+export function ownDisplay(
+  agent: AgentAdapter | undefined,
+  tokens: number,
+  window: number,
+): { percentLeft: number; baseline: number } | undefined {
+  const baseline = agent?.contextLimits?.displayBaseline;
+  if (baseline === undefined || window <= baseline) return undefined;
+  const left = window - baseline - Math.max(tokens - baseline, 0);
+  return { percentLeft: Math.max(0, Math.round((left / (window - baseline)) * 100)), baseline };
+}

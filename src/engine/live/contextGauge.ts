@@ -4,7 +4,7 @@ import { type Fingerprint, LineReader, fingerprint, stillHolds } from '../kernel
 import type { Compaction, ContextForecast, GaugeFields } from '../../shared/context';
 import type { ContextItem } from './contextItems';
 import { type DiskFacts, NO_DISK_FACTS } from '../agents/contextFiles';
-import { compactPoint } from '../agents';
+import { compactPoint, ownDisplay } from '../agents';
 import type { TranscriptAdapter } from '../agents/adapter';
 import type { ContextBreakdown } from './breakdownTypes';
 import { BreakdownTracker } from './contextBreakdown';
@@ -156,6 +156,7 @@ export class ContextGauge {
       latestPrompt: this.items.prompts.latest ?? null,
       prompts: this.items.prompts.count,
       breakdown: this.breakdown.breakdown(this.tokens, window, compactPoint(this.adapter, window, models)),
+      ownDisplay: ownDisplay(this.adapter, this.tokens, window),
     };
     return { ...reading, forecast: readingForecast(reading, windowKnown(models, this.options.window)) };
   }

@@ -8,7 +8,7 @@
  */
 import { plausibleTokens } from '../agents/tokenCounts';
 import type { SessionAdapter, SessionItem } from '../agents/adapter';
-import { compactPoint } from '../agents';
+import { compactPoint, ownDisplay } from '../agents';
 import { sessionFileStamp } from '../agents/sessionBytes';
 import { estimate } from './breakdownCompose';
 import type { BreakdownCategory, Compaction } from '../../shared/context';
@@ -62,6 +62,7 @@ export class SessionFileGauge {
     return gaugeOfItems(this.transcript, this.items, this.malformed, {
       ...this.options,
       compactAt: (window, models) => compactPoint(this.adapter, window, models),
+      ownDisplay: (tokens, window) => ownDisplay(this.adapter, tokens, window),
     });
   }
 }
@@ -75,6 +76,8 @@ export interface SessionGaugeOptions extends Pick<ContextGaugeOptions, 'window' 
 interface ItemsGaugeOptions extends SessionGaugeOptions {
   /** Where the agent compacts a window, for the models the session names (default: at the window). */
   compactAt?: (window: number, models: ReadonlyArray<string | undefined>) => number;
+  /** How the agent's own display puts it, where that differs (GaugeFields.ownDisplay). */
+  ownDisplay?: (tokens: number, window: number) => GaugeReading['ownDisplay'];
 }
 
 /**
@@ -143,6 +146,7 @@ export function gaugeOfItems(
     tokens,
     window,
     percent: Math.round((tokens / window) * 1000) / 10,
+    ownDisplay: options.ownDisplay?.(tokens, window),
     compactions,
     compactedSinceUsage,
     trend,

@@ -6,6 +6,7 @@ import {
   type GaugeReading,
   usageLevel,
 } from '../../engine';
+import { agentName } from '../../shared/agents';
 import type { BreakdownView, GaugeView } from '../../shared/protocol';
 
 /** Trend points sent to the dashboard. */
@@ -56,5 +57,18 @@ export function gaugeView(agent: AgentId, reading: GaugeReading): GaugeView {
     updatedAt: reading.updatedAt,
     breakdown: breakdownView(reading.breakdown),
     forecast: reading.forecast,
+    ownDisplay: reading.ownDisplay,
   };
+}
+
+/**
+ * The line that says how the agent's own display differs, so a user comparing the two is not misled:
+ * "Codex CLI itself shows 51% context left: it leaves out 12,000 tokens it keeps for its prompt and tools."
+ */
+export function ownDisplayText(agent: string, display: GaugeView['ownDisplay']): string | undefined {
+  if (!display) return undefined;
+  return (
+    `${agentName(agent)} itself shows ${display.percentLeft}% context left: it leaves out ` +
+    `${display.baseline.toLocaleString('en-US')} tokens it keeps for its prompt and tools.`
+  );
 }

@@ -20,5 +20,10 @@ export const codexAdapter: AgentAdapter = {
   sessions: codexSessions,
   tools: codexTools,
   memoryServer: codexMemoryServer,
-  contextLimits: { compactAt: (window) => codexCompactAt(window) },
+  contextLimits: {
+    compactAt: (window) => codexCompactAt(window),
+    // Its footer's "N% context left" leaves out `BASELINE_TOKENS` (12,000: "prompts, tools and space to call
+    // compact"; codex-rs/protocol/src/protocol.rs `percent_of_context_window_remaining`).
+    displayBaseline: 12_000,
+  },
 };

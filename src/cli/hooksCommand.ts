@@ -3,10 +3,8 @@ import * as path from 'node:path';
 import {
   AGENT_ADAPTERS,
   type AgentAdapter,
-  HOOK_SCOPES,
   hookConnection,
   type HookInstaller,
-  type HookScope,
   identifyProject,
   installRecorder,
   portableCommandCaveats,
@@ -14,7 +12,7 @@ import {
   recorderCommand,
   recorderRuntime,
   resolveHome,
-  writeSettingsWithBackup,
+  writeSettingsPlan,
 } from '../engine';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
@@ -47,16 +45,10 @@ function scopeOf(adapter: Connectable, value: string | undefined): string {
   return scope;
 }
 
-/** The recorder command for a scope: the team's portable one for shared files (engine: agents/recorderCommand.ts). */
-function commandFor(scope: string, home: string): string {
-  const hookScope = (HOOK_SCOPES as readonly string[]).includes(scope) ? (scope as HookScope) : 'user';
-  return recorderCommand(hookScope, recorderRuntime(), home);
-}
-
 export const hooksCommand: CliCommand = {
   name: 'hooks',
   usage:
-    'hooks install|uninstall|status [--agent claude-code|vscode|codex|opencode] [--scope S] [--dry-run] [--json]',
+    'hooks install|uninstall|status [--agent claude-code|vscode|codex|opencode|cline] [--scope S] [--dry-run] [--json]',
   summary:
     "Connect or disconnect an agent (default Claude Code): add or remove the recorder's hooks in its settings",
   flags: { withValue: ['scope', 'agent'], boolean: ['dry-run', 'json'] },
@@ -103,7 +95,7 @@ export const hooksCommand: CliCommand = {
     const dryRun = args.flags.has('dry-run');
     const install = action === 'install';
     if (install && !dryRun) installRecorder(home, path.join(__dirname, 'hook.js'));
-    const command = install ? commandFor(scope, home) : undefined;
+    const command = install ? recorderCommand(scope, recorderRuntime(), home) : undefined;
     const plan = command
       ? adapter.hooks.planConnect(file, before, command)
       : adapter.hooks.planDisconnect(file, before);
@@ -112,7 +104,8 @@ export const hooksCommand: CliCommand = {
       ...(install && adapter.hooks.afterConnect ? [adapter.hooks.afterConnect] : []),
     ];
     const written = plan.changes.length > 0 && !dryRun;
-    const backup = written ? writeSettingsWithBackup(file, plan.after, home) : undefined;
+    // The plan's files, each with its backup (Cline's: a file per hook, executable).
+    const backup = written ? writeSettingsPlan(plan, home)[0] : undefined;
     if (args.flags.has('json')) {
       context.stdout(
         JSON.stringify({

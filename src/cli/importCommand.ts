@@ -7,7 +7,7 @@ export const importCommand: CliCommand = {
   name: 'import-transcripts',
   usage: 'import-transcripts [PATH...] [--json] [--force] [--claude-dir DIR]',
   summary:
-    'Import agent history (Claude Code transcripts, Codex rollouts, opencode sessions: tool calls, prompts, sessions) of the project; PATHs (files or folders) are recognised by their content and imported whatever cwd they record',
+    "Import the project's history from every agent's session files (Claude Code's transcripts, Codex's rollouts, opencode's store, VS Code's and Cline's tasks: tool calls, prompts, sessions); PATHs (files or folders) are recognised by their content and imported whatever cwd they record",
   flags: { withValue: ['claude-dir'], boolean: ['json', 'force'] },
   async run(args, context) {
     const engine = await openProject(context, 'writer', 'context-deck import-transcripts (CLI)');

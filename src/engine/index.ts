@@ -140,10 +140,9 @@ export { adviseSession, dismissalKey } from './pruning/sessionAdvice';
 export { AGENT_ADAPTERS, agentTraces, hookSettingsFiles } from './agents';
 export { type AgentAdapter, type HookInstaller, type MemoryServerInstaller } from './agents/adapter';
 export { type AgentId } from '../shared/agents';
-export { HOOK_SCOPES, type HookScope } from './agents';
 export { hookConnection } from './agents/hookConnection';
 export { portableCommandCaveats, recorderCommand } from './agents/recorderCommand';
-export { installRecorder, recorderRuntime } from './agents/recorderInstall';
+export { installRecorder, recorderRuntime, writeSettingsPlan } from './agents/recorderInstall';
 export { installServer, serverLaunch, stableServerPath } from './agents/mcpServerConfig';
 export {
   readSettingsText,

@@ -1,5 +1,5 @@
 /** The agents Context Deck knows, as the recorder tags their lines and `status --json` counts them. */
-export const AGENT_IDS = ['claude-code', 'vscode', 'codex', 'opencode', 'copilot-cli'] as const;
+export const AGENT_IDS = ['claude-code', 'vscode', 'codex', 'opencode', 'copilot-cli', 'cline'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 
 export function isAgentId(value: unknown): value is AgentId {
@@ -13,6 +13,7 @@ const AGENT_NAMES: Readonly<Record<AgentId, string>> = {
   codex: 'Codex CLI',
   opencode: 'opencode',
   'copilot-cli': 'GitHub Copilot CLI',
+  cline: 'Cline',
 };
 
 /** An agent's name for people; an id the engine does not know (a newer recorder's) as it is. */

@@ -450,7 +450,11 @@ describe('Connecting VS Code’s agent: .github/hooks/context-deck.json and ~/.c
         assert.deepEqual(hooks[event], [
           {
             type: 'command',
-            command: spoolCommandFor(COMMAND, event === 'SessionStart'),
+            // SessionStart's prints the session context, UserPromptSubmit's the line left for the agent.
+            command: spoolCommandFor(
+              COMMAND,
+              event === 'SessionStart' || (event === 'UserPromptSubmit' && 'prompt-hint'),
+            ),
             windows: windowsRecorderCommand(COMMAND),
             timeout: event === 'SessionStart' ? 5 : 30,
           },

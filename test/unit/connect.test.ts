@@ -7,44 +7,23 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { hookSettingsFiles } from '../../src/engine/agents';
 import { parseJsonc } from '../../src/engine/agents/jsoncEdit';
 import { drainSpool } from '../../src/engine/log/spool';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
-import { hookEvent, tempWorkspace } from '../support/events';
-import { bundleForNode } from '../support/bundle';
+import { type ConnectMachine, useConnectMachine } from '../support/connectMachine';
+import { hookEvent } from '../support/events';
 
-let ws: ReturnType<typeof tempWorkspace>;
-let bin: string;
+const machine = useConnectMachine('cd-connect-');
+let ws: ConnectMachine['ws'];
 /** The user's home folder, and Context Deck's home at its default place in it. */
 let userHome: string;
 let home: string;
-
-before(async () => {
-  ws = tempWorkspace('cd-connect-');
-  bin = path.join(path.dirname(ws.home), 'dist');
-  userHome = path.join(path.dirname(ws.home), 'user');
-  home = path.join(userHome, '.context-deck');
-  // The CLI and the recorder side by side, as they ship in dist/.
-  await bundleForNode(bin, {
-    cli: 'src/cli/main.ts',
-    hook: 'src/hook/loader.ts',
-    recorder: 'src/hook/main.ts',
-  });
-});
-after(() => ws.cleanup());
+before(() => ({ ws, userHome, home } = machine));
 
 function cli(...args: string[]) {
-  return cliWith({}, ...args);
-}
-
-function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
-  return spawnSync(
-    process.execPath,
-    [path.join(bin, 'cli.js'), ...args, '--home', home, '--project', ws.project],
-    { encoding: 'utf8', env: { ...process.env, HOME: userHome, CONTEXT_DECK_HOME: '', ...env } },
-  );
+  return machine.cli({}, ...args);
 }
 
 /** Run a hook command the way Claude Code does: `sh -c`, the payload on stdin, its environment. */
@@ -290,11 +269,11 @@ describe('connect the other agents', () => {
 
   test('with CLAUDE_CONFIG_DIR set, the user scope is the settings.json Claude Code reads there', () => {
     const configDir = path.join(path.dirname(ws.home), 'claude-config');
-    const install = cliWith({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'install', '--scope', 'user');
+    const install = machine.cli({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'install', '--scope', 'user');
     assert.equal(install.status, 0, install.stderr);
     assert.match(fs.readFileSync(path.join(configDir, 'settings.json'), 'utf8'), /hook\.js/);
     assert.equal(fs.existsSync(path.join(userHome, '.claude', 'settings.json')), false);
-    const uninstall = cliWith({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'uninstall', '--scope', 'user');
+    const uninstall = machine.cli({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'uninstall', '--scope', 'user');
     assert.equal(uninstall.status, 0, uninstall.stderr);
     assert.equal(fs.existsSync(path.join(configDir, 'settings.json')), false);
   });

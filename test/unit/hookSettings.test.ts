@@ -96,7 +96,7 @@ describe('Claude Code hook settings', () => {
     assert.ok(after.includes('\t{ "hooks": [ { "type": "command", "command": "notify-send done" } ] }'));
   });
 
-  test('SessionStart is synchronous with a short timeout; every other hook is async', () => {
+  test('SessionStart (short timeout) and UserPromptSubmit are synchronous; every other hook is async', () => {
     const settings = parseJsonc(planHookInstall('s', undefined, COMMAND).after, 's') as {
       hooks: Record<
         string,
@@ -106,9 +106,11 @@ describe('Claude Code hook settings', () => {
     assert.deepEqual(Object.keys(settings.hooks), [...RECORDED_HOOK_EVENTS]);
     for (const event of RECORDED_HOOK_EVENTS) {
       const [group] = settings.hooks[event];
-      // `sh` spooling the payload (see spoolCommand.ts); SessionStart's also prints the session context.
-      assert.equal(group.hooks[0].command, spoolCommandFor(COMMAND, event === 'SessionStart'));
-      assert.equal(group.hooks[0].async, event === 'SessionStart' ? undefined : true, event);
+      // `sh` spooling the payload (see spoolCommand.ts); SessionStart's also prints the session context,
+      // UserPromptSubmit's the line left for the agent (so Claude Code must wait for it to read it).
+      const prints = event === 'SessionStart' || (event === 'UserPromptSubmit' && 'prompt-hint');
+      assert.equal(group.hooks[0].command, spoolCommandFor(COMMAND, prints));
+      assert.equal(group.hooks[0].async, prints ? undefined : true, event);
       assert.equal(group.matcher, event.startsWith('PostToolUse') ? '*' : undefined, event);
     }
     assert.ok(settings.hooks.SessionStart[0].hooks[0].timeout <= 10);

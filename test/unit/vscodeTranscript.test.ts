@@ -10,8 +10,8 @@ import {
   readVscodeTranscript,
   recogniseVscodeTranscript,
   vscodeSessions,
-  vscodeUserDataDirs,
 } from '../../src/engine/agents/vscode/transcript';
+import { vscodeUserDataDirs } from '../../src/engine/agents/vscodeUserData';
 import { FIXTURES_DIR } from '../support/events';
 
 const TRANSCRIPTS = path.join(FIXTURES_DIR, 'vscode', 'transcripts');

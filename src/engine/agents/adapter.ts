@@ -36,6 +36,13 @@ export interface SettingsPlan {
   changes: string[];
   /** Connecting: the command each event's hook runs, as written (the recorder's may become `sh` spooling). */
   commands?: Record<string, string>;
+  /** The mode the file is written with (0o700: an executable hook file, as Cline runs them). */
+  mode?: number;
+  /**
+   * Further files the same change writes or removes, each planned alike (Cline: a file per hook); `changes`
+   * above already says what they change.
+   */
+  more?: SettingsPlan[];
 }
 
 /**

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentAdapter, TranscriptAdapter } from './adapter';
 import { claudeCodeAdapter } from './claudeCode';
+import { clineAdapter } from './cline';
 import { codexAdapter } from './codex';
 import { copilotCliAdapter } from './copilotCli';
 import { opencodeAdapter } from './opencode';
@@ -13,15 +14,13 @@ import type { AgentId } from '../../shared/agents';
 import { findOnPath } from './commandOnPath';
 import { vscodeAdapter } from './vscode';
 
-/** The scopes of a hook settings file, which say whether its recorder command must be portable (a team's file). */
-export { HOOK_SCOPES, type HookScope } from './claudeCode/hookSettings';
-
 export const AGENT_ADAPTERS: readonly AgentAdapter[] = [
   claudeCodeAdapter,
   vscodeAdapter,
   codexAdapter,
   opencodeAdapter,
   copilotCliAdapter,
+  clineAdapter,
 ];
 
 export function adapterOf(id: AgentId): AgentAdapter | undefined {

@@ -5,6 +5,7 @@
 import type { EventPayload } from '../events/eventLine';
 import type { PayloadReader } from './adapter';
 import { claudePayloads } from './claudeCode/payload';
+import { clinePayloads } from './cline/payload';
 import { codexPayloads } from './codex/payload';
 import { copilotCliPayloads } from './copilotCli/payload';
 import { opencodePayloads } from './opencode/payload';
@@ -22,6 +23,7 @@ export const PAYLOAD_READERS: Readonly<Record<AgentId, PayloadReader>> = {
   codex: codexPayloads,
   opencode: opencodePayloads,
   'copilot-cli': copilotCliPayloads,
+  cline: clinePayloads,
 };
 
 /** The order readers are asked in, most specific first: on a tie the earlier one wins. */

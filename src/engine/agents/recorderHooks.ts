@@ -15,7 +15,10 @@ import { spoolCommandFor } from './spoolCommand';
 const SESSION_START_TIMEOUT_SECONDS = 5;
 const HOOK_TIMEOUT_SECONDS = 30;
 
-/** The entry every agent gets: `sh` spooling the payload where it can (see spoolCommand.ts), with a timeout. */
+/**
+ * The entry every agent gets: `sh` spooling the payload where it can (see spoolCommand.ts), with a timeout.
+ * SessionStart's prints the session context, UserPromptSubmit's the line the host left for the session.
+ */
 export function recorderHookEntry(
   event: string,
   recorder: string,
@@ -23,7 +26,7 @@ export function recorderHookEntry(
   const sessionStart = event === 'SessionStart';
   return {
     type: 'command',
-    command: spoolCommandFor(recorder, sessionStart),
+    command: spoolCommandFor(recorder, sessionStart || (event === 'UserPromptSubmit' && 'prompt-hint')),
     timeout: sessionStart ? SESSION_START_TIMEOUT_SECONDS : HOOK_TIMEOUT_SECONDS,
   };
 }

@@ -5,7 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRIVATE_FILE_MODE, makePrivateDir } from '../kernel/privateFiles';
+import type { SettingsPlan } from './adapter';
 import { findOnPath } from './commandOnPath';
+import { writeSettingsWithBackup } from './jsoncEdit';
 
 export interface RecorderRuntime {
   /** Absolute path of the Node runtime that runs the recorder. */
@@ -70,4 +72,20 @@ export function recorderRuntime(
   const node = findNodeOnPath(env);
   if (node) return { node };
   return runningInElectron ? { node: execPath, electronRunAsNode: true } : { node: execPath };
+}
+
+/**
+ * Writes what a connect or disconnect plan changes: its file and the further files it carries (`more`), each
+ * with its backup under `home`; a file the plan gives a mode (an executable hook) gets that mode. Returns the
+ * backups made, in the order written.
+ */
+export function writeSettingsPlan(plan: SettingsPlan, home: string): string[] {
+  const backups: string[] = [];
+  for (const part of [plan, ...(plan.more ?? [])]) {
+    if (part.after === part.before) continue;
+    const backup = writeSettingsWithBackup(part.file, part.after, home);
+    if (backup) backups.push(backup);
+    if (part.after !== undefined && part.mode !== undefined) fs.chmodSync(part.file, part.mode);
+  }
+  return backups;
 }

@@ -25,14 +25,69 @@ const PORTABLE_HOME = '${CONTEXT_DECK_HOME:-$HOME/.context-deck}';
 /** The portable recorder command names this (recorderCommand.ts); a home's own path never does. */
 export const PORTABLE_RECORDER = `${PORTABLE_HOME}/bin/hook.js`;
 
+/**
+ * What a hook prints after spooling: nothing; the session context as Claude Code reads it (SessionStart's
+ * `hookSpecificOutput`, as the engine wrote it), or as Cline reads it (`{"contextModification": …}`, the
+ * same JSON string rewritten by `sed`: the engine writes it on one line, `hookSpecificOutput` first); or, at a
+ * prompt, the line the host left for the session (context/agentHint.ts), taken once, as Claude Code's
+ * UserPromptSubmit output (`prompt-hint`) or Cline's (`prompt-hint-cline`).
+ */
+export type SpoolOutput =
+  'none' | 'session-start' | 'context-modification' | 'prompt-hint' | 'prompt-hint-cline';
+
+const CLAUDE_PREFIX = '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":';
+/** Braces, quotes and colons stand for themselves in a basic regular expression: no escaping needed. */
+const AS_CONTEXT_MODIFICATION = ` | sed -e 's/^${CLAUDE_PREFIX}/{"contextModification":/' -e 's/}$//'`;
+
+/** Where the host leaves a line for a session (context/agentHint.ts AGENT_HINTS_DIR, `<session id>.txt`). */
+const AGENT_HINTS_DIR = 'agent-hints';
+/** A hint is a line: agentHint.ts cuts it at 400 characters too. */
+const MAX_HINT_CHARS = 400;
+
+/**
+ * At a prompt: the session's id from the payload as spooled (`session_id`, Cline's `taskId`; ids as
+ * agentHint.ts accepts them, so no other text names a file), its line taken by renaming it away (of two hooks
+ * at once, one hands it on), made one line of JSON string (control characters dropped, `\` and `"` escaped)
+ * and printed in the agent's format.
+ */
+function promptHint(key: string, format: string): string {
+  const take = `"$h/${AGENT_HINTS_DIR}/$s.txt"`;
+  const taken = `"$h/${AGENT_HINTS_DIR}/$s.txt.$$.taken"`;
+  const id = String.raw`s/.*"${key}" *: *"\([A-Za-z0-9_-]\{1,128\}\)".*/\1/p`;
+  const oneLine = String.raw`tr -d '\000-\037'`;
+  const escaped = String.raw`sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'`;
+  return (
+    ` s=$(sed -n '${id}' ${SPOOL_FILE} 2>/dev/null | head -n 1);` +
+    ` if [ -n "$s" ] && mv ${take} ${taken} 2>/dev/null; then` +
+    ` x=$(${oneLine} < ${taken} | cut -c 1-${MAX_HINT_CHARS} | ${escaped}); rm -f ${taken};` +
+    ` [ -n "$x" ] && printf '${format}' "$x"; fi;`
+  );
+}
+
+const PROMPT_HINTS: Readonly<Record<string, string>> = {
+  'prompt-hint': promptHint(
+    'session_id',
+    '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}',
+  ),
+  'prompt-hint-cline': promptHint('taskId', '{"contextModification":"%s"}'),
+};
+
 /** `home`: an `sh` word for the home (PORTABLE_HOME, or a machine's own absolute home). */
-function spoolCommand(home: string, printSessionStart: boolean): string {
+function spoolCommand(home: string, output: SpoolOutput): string {
   // Started again after a compaction (the payload's `source`, as the agent wrote it): the continuation,
   // where the engine wrote one beside the context.
-  const print = printSessionStart
-    ? ` o=${HOOK_OUTPUT_FILE}; grep -q '"source" *: *"compact"' ${SPOOL_FILE} 2>/dev/null && o=${HOOK_OUTPUT_COMPACT_FILE};` +
-      ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}"; if [ -f "$f" ]; then cat "$f"; break; fi; [ -e "$p/.git" ] && break; [ -n "$p" ] || break; p=\${p%/*}; done;`
-    : '';
+  const compact =
+    output === 'session-start'
+      ? ` grep -q '"source" *: *"compact"' ${SPOOL_FILE} 2>/dev/null && o=${HOOK_OUTPUT_COMPACT_FILE};`
+      : '';
+  const cat = output === 'context-modification' ? `cat "$f"${AS_CONTEXT_MODIFICATION}` : 'cat "$f"';
+  const print =
+    output === 'none'
+      ? ''
+      : Object.hasOwn(PROMPT_HINTS, output)
+        ? PROMPT_HINTS[output]
+        : ` o=${HOOK_OUTPUT_FILE};${compact}` +
+          ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}"; if [ -f "$f" ]; then ${cat}; break; fi; [ -e "$p/.git" ] && break; [ -n "$p" ] || break; p=\${p%/*}; done;`;
   return (
     `h=${home}; d="$h/events"; [ -f "$h/bin/hook.js" ] || exit 0; umask 077; [ -d "$d" ] || mkdir -p "$d" 2>/dev/null; n=0; ` +
     `while [ -e ${SPOOL_FILE} ]; do n=$((n+1)); done; cat > ${SPOOL_FILE} 2>/dev/null || rm -f ${SPOOL_FILE} 2>/dev/null;${print} exit 0`
@@ -41,14 +96,19 @@ function spoolCommand(home: string, printSessionStart: boolean): string {
 
 /**
  * The spool command that does what a node recorder command (recorderCommand.ts) does, for the same
- * home; `sessionStart` adds printing the session context. On Windows, where agents other than Claude Code
- * have no `sh`, and for any other command, the command as it is.
+ * home; `sessionStart` adds printing the session context (`true`: as Claude Code reads it). On Windows,
+ * where agents other than Claude Code have no `sh`, and for any other command, the command as it is.
  */
-export function spoolCommandFor(command: string, sessionStart: boolean, platform = process.platform): string {
+export function spoolCommandFor(
+  command: string,
+  sessionStart: boolean | SpoolOutput,
+  platform = process.platform,
+): string {
   if (platform === 'win32') return command;
-  if (command.includes(PORTABLE_RECORDER)) return spoolCommand(PORTABLE_HOME, sessionStart);
+  const output: SpoolOutput = sessionStart === true ? 'session-start' : sessionStart || 'none';
+  if (command.includes(PORTABLE_RECORDER)) return spoolCommand(PORTABLE_HOME, output);
   const home = HOME_WORD.exec(command)?.[1];
-  return home ? spoolCommand(home, sessionStart) : command;
+  return home ? spoolCommand(home, output) : command;
 }
 
 export function isSpoolCommand(command: string): boolean {

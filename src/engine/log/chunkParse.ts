@@ -145,7 +145,12 @@ function parseChunk(
       return;
     }
     const payload = result.payload;
-    const cwd = stringField(payload, 'cwd');
+    // Payloads without Claude Code's `cwd` say their folder in their own way (Cline: `workspaceRoots`).
+    const cwd =
+      stringField(payload, 'cwd') ??
+      (stringField(payload, 'hook_event_name') === undefined
+        ? normalisePayload(payload, recorderFields(payload).agent)?.cwd
+        : undefined);
     const unreadable = recorderFields(payload).error;
     // A hook run with nothing on stdin lost nothing: only a payload that could not be read is shown.
     if (cwd === undefined && typeof unreadable === 'string' && unreadable !== EMPTY_INPUT) {

@@ -5,24 +5,18 @@ import {
   AGENT_ADAPTERS,
   type AgentAdapter,
   agentTraces,
-  HOOK_SCOPES,
   hookConnection,
   type HookInstaller,
-  type HookScope,
   installRecorder,
   portableCommandCaveats,
   recorderCommand,
   recorderRuntime,
+  writeSettingsPlan,
 } from '../../engine';
 import { agentName } from '../../shared/agents';
 import type { ConnectionView, ScopeConnection } from '../../shared/protocol';
 import type { Log } from './log';
-import {
-  SettingsPreviewProvider,
-  confirmSettingsChange,
-  planSettingsChange,
-  writeSettingsChange,
-} from './settingsChange';
+import { SettingsPreviewProvider, confirmSettingsChange, planSettingsChange } from './settingsChange';
 import { allowedInWorkspace } from './workspaceTrust';
 
 /** How a scope reads in the pickers and on the dashboard, whatever agent it belongs to. */
@@ -36,12 +30,17 @@ function scopeWords(scope: string): { pick: string; label: string } {
   return SCOPE_WORDS[scope] ?? { pick: scope, label: `${scope} settings` };
 }
 
-/** The recorder command for an agent's scope: the team's portable one for shared files (engine: agents/recorderCommand.ts). */
-function commandFor(scope: string, home: string): string {
-  const hookScope: HookScope = (HOOK_SCOPES as readonly string[]).includes(scope)
-    ? (scope as HookScope)
-    : 'user';
-  return recorderCommand(hookScope, recorderRuntime(), home);
+/** Writes a hook plan, its further files too (Cline's executable hook files), and logs it; the first backup. */
+function writeHookPlan(
+  plan: Parameters<typeof writeSettingsPlan>[0],
+  log: Log,
+  home: string,
+): string | undefined {
+  const backups = writeSettingsPlan(plan, home);
+  log.info(
+    `${plan.file}: ${plan.changes.join('; ')}${backups.length ? ` (backup ${backups.join(', ')})` : ''}`,
+  );
+  return backups[0];
 }
 
 function backedUp(backup: string | undefined): string {
@@ -102,7 +101,7 @@ export class AgentConnection {
     const name = adapter.displayName;
     this.ensureRecorder(home);
     const file = adapter.hooks.settingsPath(scope, root, os.homedir());
-    const command = commandFor(scope, home);
+    const command = recorderCommand(scope, recorderRuntime(), home);
     const plan = planSettingsChange(file, (text) => adapter.hooks.planConnect(file, text, command));
     if (!plan) return false;
     const caveats = scope === 'project' ? portableCommandCaveats(home) : [];
@@ -114,7 +113,7 @@ export class AgentConnection {
     }
     const question = `Connect ${name} to Context Deck?`;
     if (!(await confirmSettingsChange(this.preview, plan, 'Connect', question, home, caveats))) return false;
-    const backup = writeSettingsChange(plan, this.log, home);
+    const backup = writeHookPlan(plan, this.log, home);
     void vscode.window.showInformationMessage(
       [
         `${name} is connected (${scopeWords(scope).label}). Sessions started from now on are recorded.${backedUp(backup)}`,
@@ -155,7 +154,7 @@ export class AgentConnection {
     if (!plan || plan.changes.length === 0) return false;
     const question = `Disconnect ${name} from Context Deck?`;
     if (!(await confirmSettingsChange(this.preview, plan, 'Disconnect', question, home))) return false;
-    const backup = writeSettingsChange(plan, this.log, home);
+    const backup = writeHookPlan(plan, this.log, home);
     void vscode.window.showInformationMessage(
       `${name} is disconnected (${target.label}).${backedUp(backup)}`,
     );

@@ -11,7 +11,7 @@ export type HookScope = 'project' | 'local' | 'user';
 
 export const HOOK_SCOPES: readonly HookScope[] = ['project', 'local', 'user'];
 
-/** The events we record. All but SessionStart run async, so recording never slows the agent down. */
+/** The events we record. All but SessionStart and UserPromptSubmit run async (see CLAUDE_HOOK_FORMAT). */
 export const RECORDED_HOOK_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
@@ -52,11 +52,14 @@ export function claudeSettingsPath(
   }
 }
 
-/** All but SessionStart, which prints the session context, run async: recording never slows Claude Code. */
+/**
+ * All but SessionStart, which prints the session context, and UserPromptSubmit, which hands on the line the
+ * host left for the session, run async: recording never slows Claude Code (it reads no async hook's output).
+ */
 const CLAUDE_HOOK_FORMAT: RecorderHookFormat<RecordedHookEvent> = {
   events: RECORDED_HOOK_EVENTS,
   entry: (event, recorder) =>
-    event === 'SessionStart'
+    event === 'SessionStart' || event === 'UserPromptSubmit'
       ? recorderHookEntry(event, recorder)
       : { ...recorderHookEntry(event, recorder), async: true },
   ownKeys: ['type', 'command', 'timeout', 'async'],

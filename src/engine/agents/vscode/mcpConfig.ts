@@ -1,6 +1,6 @@
 /**
  * The MCP servers VS Code's agent uses: `servers` in the workspace's `.vscode/mcp.json` and in the user's
- * `User/mcp.json` in VS Code's user data folders (transcript.ts `vscodeUserDataDirs`), each `{ type: "stdio",
+ * `User/mcp.json` in VS Code's user data folders (`vscodeUserDataDirs`, agents/vscodeUserData.ts), each `{ type: "stdio",
  * command, args, env }` or `{ type: "http" | "sse", url, headers }` (microsoft/vscode-docs
  * docs/copilot/reference/mcp-configuration.md). Their tools are named `mcp_<prefix>_<tool>` (toolKinds.ts),
  * so the registry links a call to the server it belongs to.
@@ -13,7 +13,7 @@ import type { Json } from '../jsonValues';
 import { declaresServer, type ServerConfigFile, serversInJsonFiles } from '../jsonServers';
 import { unsupportedSwitch } from '../serverSwitchPlan';
 import { vscodeMcpToolName } from './toolKinds';
-import { vscodeUserDataDirs } from './transcript';
+import { vscodeUserDataDirs } from '../vscodeUserData';
 
 function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): ServerConfigFile[] {
   return [

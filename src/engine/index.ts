@@ -97,7 +97,7 @@ export {
 } from './live';
 export {
   type ActiveSession,
-  newestStore,
+  sessionFileOf,
   type SessionGauge,
   sessionGauge,
   sessionOfFile,

@@ -17,7 +17,7 @@ import { readPayload } from '../../src/engine/agents/payloads';
 import { PORTABLE_RECORDER_COMMAND } from '../../src/engine/agents/recorderCommand';
 import type { SessionItem } from '../../src/engine/agents/adapter';
 import type { EventPayload } from '../../src/engine/events/eventLine';
-import { sessionGauge, sessionOfFile } from '../../src/engine/live/activeSession';
+import { sessionFileOf, sessionGauge, sessionOfFile } from '../../src/engine/live/activeSession';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
 import { FIXTURES_DIR, allHookExamples, tempWorkspace } from '../support/events';
@@ -159,6 +159,23 @@ describe('Cline task folders', () => {
       taskFile(storage, TASK_XML),
       taskFile(storage, TASK_NATIVE),
     ]);
+  });
+
+  test('the gauge follows the task the hooks named, not whichever task is newest', () => {
+    const root = fs.realpathSync(tempDir());
+    const storage = storageFor(root);
+    const saved = process.env.CLINE_STORAGE_DIRS;
+    process.env.CLINE_STORAGE_DIRS = storage;
+    try {
+      // TASK_NATIVE is the newer task; the hooks reported TASK_XML.
+      assert.equal(sessionFileOf('cline', root, TASK_XML), taskFile(storage, TASK_XML));
+      assert.equal(sessionFileOf('cline', root, TASK_NATIVE), taskFile(storage, TASK_NATIVE));
+      // An id that is no task's (or names another folder) falls back to the newest, never outside tasks/.
+      assert.equal(sessionFileOf('cline', root, '../../state'), taskFile(storage, TASK_NATIVE));
+    } finally {
+      if (saved === undefined) delete process.env.CLINE_STORAGE_DIRS;
+      else process.env.CLINE_STORAGE_DIRS = saved;
+    }
   });
 
   test('a task with native tool calls: its prompts, tool calls, failures, MCP server, usage and report', async () => {

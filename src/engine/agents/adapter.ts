@@ -120,6 +120,11 @@ export interface SessionFiles {
   /** Whether a file's first lines (or bytes) are this agent's session format. */
   recognise(head: string): boolean;
   /**
+   * The file of one session, for an agent that keeps a file per session but names none in its events
+   * (Cline: `tasks/<id>/ui_messages.json`); without it, the newest file `find` gives stands for any session.
+   */
+  fileOf?(sessionId: string, env: NodeJS.ProcessEnv): string | undefined;
+  /**
    * Everything the file says, in order; bad lines are skipped and counted. A store shared by all projects
    * (opencode's database) gives only the sessions of `projectRoot` when it is given, and only `sessionId`
    * (the one the live gauge follows) when that is one of them.

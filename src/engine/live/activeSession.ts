@@ -35,15 +35,19 @@ export interface ActiveSessionOptions {
   /** The data folder of the agents with message transcripts (Claude Code's: `CLAUDE_CONFIG_DIR`, else `~/.claude`). */
   claudeDir?: string;
   /**
-   * The file of an agent that keeps every session in one store and names none in its events (opencode):
-   * by default its newest store; callers that look often pass a cached lookup.
+   * The file of a session of an agent that names none in its events (opencode's store, Cline's task): by
+   * default `sessionFileOf`; callers that look often pass a cached lookup.
    */
   sharedStore?: (agent: AgentId, sessionId: string) => string | undefined;
 }
 
-/** The newest store of an agent that names no session file in its events. */
-export function newestStore(agent: AgentId, projectRoot: string): string | undefined {
-  return adapterOf(agent)?.sessions?.find(projectRoot, process.env).at(-1);
+/**
+ * The file of a session of an agent that names no session file in its events: the session's own where the
+ * adapter can tell it (Cline's task), else the agent's newest store (opencode's database of every session).
+ */
+export function sessionFileOf(agent: AgentId, projectRoot: string, sessionId: string): string | undefined {
+  const sessions = adapterOf(agent)?.sessions;
+  return sessions?.fileOf?.(sessionId, process.env) ?? sessions?.find(projectRoot, process.env).at(-1);
 }
 
 /** Sessions looked at, newest first, for one whose file measures its context. */
@@ -68,7 +72,9 @@ export function findActiveSession(
   };
   // The newest session whose file says how full its context is: an agent's files may in one version and
   // not another (VS Code's), so a few recent sessions are looked at.
-  const store = options.sharedStore ?? ((agent: AgentId) => newestStore(agent, projectRoot));
+  const store =
+    options.sharedStore ??
+    ((agent: AgentId, sessionId: string) => sessionFileOf(agent, projectRoot, sessionId));
   for (const latest of db ? latestMeasurableSessions(db, agents, RECENT_SESSIONS) : []) {
     const file =
       latest.transcriptPath !== undefined

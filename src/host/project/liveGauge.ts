@@ -4,7 +4,7 @@ import {
   type ActiveSession,
   type AgentId,
   type GaugeReading,
-  newestStore,
+  sessionFileOf,
   type ProjectEngine,
   type SessionGauge,
   sessionFileStamp,
@@ -78,12 +78,12 @@ export class LiveGauge {
   }
 
   /**
-   * The store of an agent that keeps every session in one file and names none in its events (opencode's
-   * database), looked up once per session.
+   * The file of a session of an agent that names none in its events (opencode's database, Cline's task),
+   * looked up once per session.
    */
   private sharedStore(agent: AgentId, sessionId: string): string | undefined {
     if (this.storeLookup?.sessionId !== sessionId) {
-      const file = newestStore(agent, this.engine.identity.mainRoot);
+      const file = sessionFileOf(agent, this.engine.identity.mainRoot, sessionId);
       this.storeLookup = { sessionId, file };
     }
     return this.storeLookup.file;

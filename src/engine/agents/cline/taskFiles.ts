@@ -541,5 +541,11 @@ export const clineSessions: SessionFiles = {
   measuresContext: true,
   find: (projectRoot, env) => findClineTasks(projectRoot, env),
   recognise: recogniseClineTask,
+  fileOf: (taskId, env) =>
+    TASK_ID.test(taskId)
+      ? clineStorageDirs(env)
+          .map((storage) => taskFile(storage, taskId))
+          .find((file) => file !== undefined)
+      : undefined,
   read: (file) => readClineTask(file),
 };

@@ -11,7 +11,7 @@ export interface IngestCounts {
   toolCalls: number;
   toolFailures: number;
   prompts: number;
-  /** Events per agent that sent them (`claude-code`, `vscode`, `codex`, `opencode`). */
+  /** Events per agent that sent them, by `AgentId` (shared/agents.ts). */
   agents: Record<string, number>;
   /** Size of the saved database snapshot in bytes (0 before the first save). */
   dbBytes: number;

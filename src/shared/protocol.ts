@@ -22,7 +22,7 @@ export const PROTOCOL_VERSION = 1;
 
 /** Whether one Claude Code settings file holds our hooks. */
 export interface ScopeConnection {
-  /** The agent whose settings these are (`claude-code`, `vscode`, `codex`, `opencode`). */
+  /** The agent whose settings these are (an `AgentId`). */
   agent: string;
   /** The agent's scope: `project`, `local`, `user`... as the agent defines them. */
   scope: string;
@@ -40,7 +40,7 @@ export interface ConnectionView {
 
 /** How full the active session's context window is, from its transcript, as the gauge shows it. */
 export interface GaugeView extends GaugeFields {
-  /** The agent whose session this is (`claude-code`, `codex`...). */
+  /** The agent whose session this is (an `AgentId`). */
   agent: string;
   level: UsageLevel;
   /** Percent of the window over the session, oldest first. */
@@ -142,7 +142,7 @@ export interface MemoryRowView {
   /** One line, cut for the list; the full text opens in an editor. */
   text: string;
   at: number;
-  /** The agent of the session it came from (`claude-code`, `codex`...); null for saves outside a session. */
+  /** The agent of the session it came from (an `AgentId`); null for saves outside a session. */
   agent: string | null;
   /**
    * What is true of it now, in a word or two each: "fixed" (its check passed again), "agent's note" (saved

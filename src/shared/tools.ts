@@ -96,7 +96,7 @@ export interface RankedToolFields<Child> {
   lastUsedAt: number | null;
   /** Whole days since the tool was last seen (used, discovered or confirmed by a config scan). */
   unseenDays: number;
-  /** The agents that can use it (`claude-code`, `codex`...): the one declaring it, and those calling it. */
+  /** The agents that can use it (`AgentId`s): the one declaring it, and those calling it. */
   agents: string[];
   /** An MCP server's tools, ranked the same way. */
   children?: Child[];

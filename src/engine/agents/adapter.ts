@@ -14,6 +14,8 @@ import type { AgentId } from '../../shared/agents';
 
 /** Reads the agent's hook payloads. Cheap and dependency-light: the recorder runs it on every hook call. */
 export interface PayloadReader {
+  /** The agent whose payloads it reads. */
+  agent: AgentId;
   /** How sure it is that the payload is this agent's: 0 not at all, 1 a guess, 2 certain. */
   recognise(payload: EventPayload): number;
   /** The payload in neutral form; undefined for payloads of no event this adapter knows. */

@@ -15,21 +15,23 @@ import { vscodePayloads } from './vscode/payload';
 
 /**
  * Every agent's payload reader, the same object as its adapter's `payloads` (kept here apart from the
- * adapters so the recorder loads no more than the readers). An agent without one does not compile.
+ * adapters so the recorder loads no more than the readers; agentNames.test.ts holds the two lists together).
  */
-export const PAYLOAD_READERS: Readonly<Record<AgentId, PayloadReader>> = {
-  'claude-code': claudePayloads,
-  vscode: vscodePayloads,
-  codex: codexPayloads,
-  opencode: opencodePayloads,
-  'copilot-cli': copilotCliPayloads,
-  cline: clinePayloads,
-};
+export const PAYLOAD_READERS: readonly PayloadReader[] = [
+  claudePayloads,
+  vscodePayloads,
+  codexPayloads,
+  opencodePayloads,
+  copilotCliPayloads,
+  clinePayloads,
+];
 
 /** The order readers are asked in, most specific first: on a tie the earlier one wins. */
-const ASKED_IN_ORDER = (Object.keys(PAYLOAD_READERS) as AgentId[]).sort(
-  (a, b) => PAYLOAD_READERS[b].specificity - PAYLOAD_READERS[a].specificity,
-);
+const ASKED_IN_ORDER = [...PAYLOAD_READERS].sort((a, b) => b.specificity - a.specificity);
+
+function readerOf(agent: AgentId): PayloadReader | undefined {
+  return PAYLOAD_READERS.find((reader) => reader.agent === agent);
+}
 
 /**
  * The agent a payload is from: the reader most certain of it, the recorder's tag (`hint`, from a line's
@@ -38,10 +40,10 @@ const ASKED_IN_ORDER = (Object.keys(PAYLOAD_READERS) as AgentId[]).sort(
 function recogniseAgent(payload: EventPayload, hint?: unknown): AgentId | undefined {
   let best: AgentId | undefined;
   let bestScore = 0;
-  for (const id of ASKED_IN_ORDER) {
-    const score = PAYLOAD_READERS[id].recognise(payload);
+  for (const reader of ASKED_IN_ORDER) {
+    const score = reader.recognise(payload);
     if (score > bestScore) {
-      best = id;
+      best = reader.agent;
       bestScore = score;
     }
   }
@@ -50,7 +52,7 @@ function recogniseAgent(payload: EventPayload, hint?: unknown): AgentId | undefi
 
 /** Whether the agent reads what the hook prints (the session-start context). */
 export function readsHookOutput(agent: AgentId): boolean {
-  return PAYLOAD_READERS[agent].readsHookOutput !== false;
+  return readerOf(agent)?.readsHookOutput !== false;
 }
 
 /**
@@ -62,7 +64,7 @@ export function readPayload(
   hint?: unknown,
 ): { agent: AgentId | undefined; event: AgentEvent | undefined } {
   const agent = recogniseAgent(payload, hint);
-  return { agent, event: agent && PAYLOAD_READERS[agent].normalise(payload) };
+  return { agent, event: agent && readerOf(agent)?.normalise(payload) };
 }
 
 /** The payload as a neutral event, read by the agent it is recognised as; undefined when none knows it. */

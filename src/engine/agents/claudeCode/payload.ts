@@ -108,6 +108,7 @@ function claudeToolCall(payload: EventPayload, kind: EventKind): ToolCall | unde
 }
 
 export const claudePayloads: PayloadReader = {
+  agent: 'claude-code',
   // Its shape (`hook_event_name`) is shared by the others: asked last.
   specificity: 0,
   recognise: (payload) => (typeof payload.hook_event_name === 'string' ? 1 : 0),

@@ -89,6 +89,7 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
 }
 
 export const clinePayloads: PayloadReader = {
+  agent: 'cline',
   // Its shape is its own (camelCase `hookName`), shared with no other agent.
   specificity: 5,
   recognise: (payload) => {

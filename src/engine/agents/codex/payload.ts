@@ -71,6 +71,7 @@ function normaliseCodexPayload(payload: EventPayload): AgentEvent | undefined {
 }
 
 export const codexPayloads: PayloadReader = {
+  agent: 'codex',
   specificity: 2,
   recognise: (payload) => {
     try {

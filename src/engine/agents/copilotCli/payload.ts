@@ -173,6 +173,7 @@ function normaliseCopilotCliPayload(payload: EventPayload): AgentEvent | undefin
 }
 
 export const copilotCliPayloads: PayloadReader = {
+  agent: 'copilot-cli',
   // Shares VS Code's hook files and much of its payload shape: asked first.
   specificity: 4,
   recognise: recogniseCopilotCliPayload,

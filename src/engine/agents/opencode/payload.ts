@@ -101,6 +101,7 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
 }
 
 export const opencodePayloads: PayloadReader = {
+  agent: 'opencode',
   specificity: 1,
   // The plugin reads what the recorder prints for a session's start and adds it to the system prompt.
   recognise,

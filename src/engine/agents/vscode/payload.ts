@@ -206,6 +206,7 @@ export function normaliseVscodePayload(payload: EventPayload): AgentEvent | unde
 }
 
 export const vscodePayloads: PayloadReader = {
+  agent: 'vscode',
   specificity: 3,
   recognise: recogniseVscodePayload,
   normalise: normaliseVscodePayload,

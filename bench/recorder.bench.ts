@@ -2,9 +2,10 @@
  * Hook wall time per call, per agent and event, in one run against two floors measured in the same rounds:
  * `sh` appending the payload to a file (the least any hook can cost) and a bare `node -e 0`.
  *
- * The hooks agents wait on (Claude Code's SessionStart; every hook of Codex and VS Code's agent) are the
- * commands Connect writes, run as the agent runs them (`sh -c` in the project folder, the payload on stdin):
- * `sh` spooling the payload (agents/spoolCommand.ts), SessionStart also printing the session context.
+ * The hooks agents wait on (Claude Code's SessionStart and UserPromptSubmit; every hook of Codex, VS Code's
+ * agent and Cline) are the commands Connect writes, run as the agent runs them (`sh -c` in the project
+ * folder, the payload on stdin): `sh` spooling the payload (agents/spoolCommand.ts), SessionStart (Cline's
+ * TaskStart) also printing the session context, a prompt hook also looking for the engine's line.
  * Target: at most 10 ms over the `sh` floor (medians). The payloads are of each agent's shape; each VS Code
  * payload gets a fresh `timestamp` as VS Code stamps each event, and the second copy of one (VS Code runs
  * the hook of each hook file that names it) is measured too. After the rounds the spool is drained
@@ -39,7 +40,7 @@ const NODE_TARGET_MS = 15;
 const ROOT = path.join(__dirname, '..');
 
 type Payload = Record<string, unknown>;
-type Agent = 'claude-code' | 'vscode' | 'codex' | 'opencode';
+type Agent = 'claude-code' | 'vscode' | 'codex' | 'opencode' | 'cline';
 /** What the hook must print: the session context, or nothing. */
 type Output = 'context' | 'nothing';
 
@@ -185,7 +186,14 @@ export async function benchRecorder(): Promise<BenchSection> {
     );
     if (!opencodeTool) throw new Error('no PostToolUse in the opencode plugin payloads');
     const codex = (file: string) => fixed({ ...readJson(`codex/hook-payloads/${file}`), cwd: project });
-    const sh = (agent: 'claude-code' | 'codex' | 'vscode', event: string) => ({
+    const clineHooks = jsonLines('cline/hooks.jsonl');
+    // Cline's payloads name the folder in `workspaceRoots`; `cwd` is where the bench runs the hook, as Cline does.
+    const cline = (hook: string) => {
+      const payload = clineHooks.find((candidate) => candidate.hookName === hook);
+      if (!payload) throw new Error(`no ${hook} in the Cline hook payloads`);
+      return fixed({ ...payload, workspaceRoots: [project], cwd: project });
+    };
+    const sh = (agent: 'claude-code' | 'codex' | 'vscode' | 'cline', event: string) => ({
       sh: hookCommand(agent, event),
     });
 
@@ -199,6 +207,17 @@ export async function benchRecorder(): Promise<BenchSection> {
           run: sh('claude-code', 'SessionStart'),
           payload: fixed({ ...hookExample('SessionStart'), cwd: project }),
           output: 'context',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'claudeCodeUserPromptSubmit',
+          agent: 'claude-code',
+          label: 'UserPromptSubmit, no line waiting (waits)',
+          run: sh('claude-code', 'UserPromptSubmit'),
+          payload: fixed({ ...hookExample('UserPromptSubmit'), cwd: project }),
+          output: 'nothing',
           records: true,
         },
       ],
@@ -368,6 +387,28 @@ export async function benchRecorder(): Promise<BenchSection> {
       ],
       [
         {
+          key: 'clineTaskStart',
+          agent: 'cline',
+          label: 'TaskStart hook file, context printed as contextModification',
+          run: sh('cline', 'TaskStart'),
+          payload: cline('TaskStart'),
+          output: 'context',
+          records: true,
+        },
+      ],
+      [
+        {
+          key: 'clinePostToolUse',
+          agent: 'cline',
+          label: 'PostToolUse hook file',
+          run: sh('cline', 'PostToolUse'),
+          payload: cline('PostToolUse'),
+          output: 'nothing',
+          records: true,
+        },
+      ],
+      [
+        {
           key: 'opencodePostToolUse',
           agent: 'opencode',
           label: 'node recorder: PostToolUse bash (plugin, not waited on)',
@@ -379,8 +420,12 @@ export async function benchRecorder(): Promise<BenchSection> {
       ],
     ];
     const shapes = groups.flat();
+    // Claude Code waits only for its SessionStart and UserPromptSubmit hooks (the others run async).
     const waitedOn = (shape: Shape) =>
-      'sh' in shape.run && (shape.agent !== 'claude-code' || shape.key === 'claudeCodeSessionStart');
+      'sh' in shape.run &&
+      (shape.agent !== 'claude-code' ||
+        shape.key === 'claudeCodeSessionStart' ||
+        shape.key === 'claudeCodeUserPromptSubmit');
 
     // The children get neither this process's loaders nor any NODE_OPTIONS: bare node, as an agent runs it.
     const env: NodeJS.ProcessEnv = { ...process.env, CONTEXT_DECK_HOME: home };
@@ -416,7 +461,9 @@ export async function benchRecorder(): Promise<BenchSection> {
             'sh' in shape.run
               ? spawnTimed('/bin/sh', ['-c', shape.run.sh], input, cwd, env)
               : spawnTimed(process.execPath, [bundle, '--home', home, ...shape.run.node], input, cwd, env);
-          const printed: Output = stdout.includes('"additionalContext"') ? 'context' : 'nothing';
+          const printed: Output = /"(additionalContext|contextModification)"/.test(stdout)
+            ? 'context'
+            : 'nothing';
           if (printed !== shape.output || (printed === 'nothing' && stdout !== ''))
             throw new Error(
               `${shape.key}: expected ${shape.output} on stdout, got ${JSON.stringify(stdout)}`,

@@ -1,13 +1,7 @@
-import {
-  assembleSessionContext,
-  type SelectionMode,
-  sessionContextPath,
-  writeSessionContext,
-} from '../engine';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
 import { openProject } from './projectSession';
-import { SELECTION_MODES, SETTINGS } from '../shared/settings';
+import { SELECTION_MODES, type SelectionMode, SETTINGS } from '../shared/settings';
 
 export const contextCommand: CliCommand = {
   name: 'context',
@@ -23,16 +17,16 @@ export const contextCommand: CliCommand = {
     const agentType = stringFlag(args, 'agent-type');
     const engine = await openProject(context, 'auto', 'context-deck context (CLI)', args.flags.has('json'));
     try {
-      const sessionContext = assembleSessionContext(engine, { now: Date.now(), mode, agentType });
+      const sessionContext = engine.context.assemble({ now: Date.now(), mode, agentType });
       // The file the recorder hands every session is the main agent's; another type's is only shown.
       const written =
-        engine.role === 'writer' && agentType === undefined && writeSessionContext(engine, sessionContext);
+        engine.role === 'writer' && agentType === undefined && engine.context.write(sessionContext);
       if (args.flags.has('json')) {
-        context.stdout(JSON.stringify({ ...sessionContext, file: sessionContextPath(engine), written }));
+        context.stdout(JSON.stringify({ ...sessionContext, file: engine.context.path, written }));
       } else {
         context.stdout(sessionContext.text);
         context.stderr(
-          `(${sessionContext.chars} of 6000 characters, tools ${sessionContext.toolsChars} of 500; ${sessionContextPath(engine)})`,
+          `(${sessionContext.chars} of 6000 characters, tools ${sessionContext.toolsChars} of 500; ${engine.context.path})`,
         );
       }
       return 0;

@@ -1,4 +1,4 @@
-import { setForgotten, shortId } from '../engine';
+import { shortId } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { writeMemory } from './memoryWrite';
@@ -20,7 +20,7 @@ export const forgetCommand: CliCommand = {
         const state = engine.memory.state(resolved.id);
         if (undo && !state?.forgotten)
           throw new Error(`observation ${shortId(resolved.id)} is not forgotten`);
-        setForgotten({ home: engine.home, root: engine.identity.mainRoot }, [resolved.id], !undo, 'cli');
+        engine.memory.setForgotten([resolved.id], !undo, 'cli');
         return { id: shortId(resolved.id), text: state?.text ?? '' };
       },
     );

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type AgentId, type GaugeReading, sessionGauge, sessionOfFile } from '../engine';
+import { type GaugeReading, sessionGauge, sessionOfFile } from '../engine';
 import { type IntegerRange, type ParsedArgs, numberFlag, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 import { withProjectSnapshot } from './projectSession';
-import { agentName } from '../shared/agents';
+import { type AgentId, agentName } from '../shared/agents';
 import { forecastText, tippingText } from '../shared/forecastText';
 
 /** --window in tokens: today's windows are 200k and 1M; the top leaves room for far larger ones. */

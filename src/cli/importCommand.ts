@@ -1,4 +1,3 @@
-import { importTranscripts } from '../engine';
 import { stringFlag } from './args';
 import type { CliCommand } from './command';
 import { openProject, withInterrupt } from './projectSession';
@@ -13,7 +12,7 @@ export const importCommand: CliCommand = {
     const engine = await openProject(context, 'writer', 'context-deck import-transcripts (CLI)');
     return withInterrupt(engine, async (signal) => {
       const showProgress = process.stderr.isTTY === true;
-      const result = await importTranscripts(engine, {
+      const result = await engine.importTranscripts({
         paths: args.positionals,
         claudeDir: stringFlag(args, 'claude-dir'),
         force: args.flags.has('force'),

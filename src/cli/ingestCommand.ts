@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_DETAIL_DAYS, FoldAsRead } from '../engine';
 import { type IntegerRange, numberFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 import { openProject, refreshDerived, withInterrupt } from './projectSession';
+import { SETTINGS } from '../shared/settings';
 
 /** Save at least this often during a long ingest, so an interruption loses little work. */
 const DEFAULT_SAVE_INTERVAL_MS = 2000;
@@ -58,7 +58,7 @@ export const ingestCommand: CliCommand = {
       const showProgress = !args.flags.has('json') && process.stderr.isTTY;
       const ingestOnce = async () => {
         // A long backlog is folded as it is read, as the extension folds it (engine/project/derivedViews.ts).
-        const folds = new FoldAsRead(engine, DEFAULT_DETAIL_DAYS);
+        const folds = engine.foldAsRead(SETTINGS['history.detailDays'].default);
         const once = await engine.ingest({
           chunkBytes,
           signal,

@@ -1,4 +1,4 @@
-import { lockHolder, type ProjectEngine } from '../engine';
+import { type ProjectEngine } from '../engine';
 import type { CliContext } from './command';
 import { openProject, refreshDerived, withInterrupt } from './projectSession';
 
@@ -24,7 +24,7 @@ export async function writeMemory<T>(
   const engine = await openProject(context, 'auto', purpose);
   return withInterrupt(engine, async (signal) => {
     const value = write(engine);
-    if (engine.role !== 'writer') return { value, pendingWith: pendingWriter(engine.lockPath) };
+    if (engine.role !== 'writer') return { value, pendingWith: pendingWriter(engine) };
     await engine.ingest({ signal });
     refreshDerived(engine, { fold: false });
     return { value, pendingWith: signal.aborted ? NEXT_INGEST : undefined };
@@ -33,8 +33,8 @@ export async function writeMemory<T>(
 
 const NEXT_INGEST = 'the next ingest';
 
-function pendingWriter(lockPath: string): string {
-  const holder = lockHolder(lockPath);
+function pendingWriter(engine: ProjectEngine): string {
+  const holder = engine.writer();
   if (!holder) return NEXT_INGEST;
   // The extension host's purpose (src/host/project/projects.ts); other writers are named as they name themselves.
   return holder.purpose.startsWith('VS Code window')

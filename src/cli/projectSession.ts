@@ -1,13 +1,8 @@
 import * as fs from 'node:fs';
-import {
-  afterIngest,
-  DEFAULT_DETAIL_DAYS,
-  ProjectEngine,
-  resolveHome,
-  type Role,
-  runAtOnce,
-} from '../engine';
+import { ProjectEngine, resolveHome } from '../engine';
 import type { CliContext } from './command';
+import type { Role } from '../shared/ingest';
+import { SETTINGS } from '../shared/settings';
 
 /** Open the --project's engine (the folder must exist); warnings go to stderr unless `quiet`. */
 export async function openProject(
@@ -71,5 +66,5 @@ export async function withInterrupt<T>(
  */
 export function refreshDerived(engine: ProjectEngine, { fold = true } = {}): void {
   const views = fold ? undefined : (['registry', 'context'] as const);
-  runAtOnce(afterIngest(engine, { detailDays: DEFAULT_DETAIL_DAYS, views }));
+  engine.refreshViews({ detailDays: SETTINGS['history.detailDays'].default, views });
 }

@@ -1,4 +1,4 @@
-import { adviseSession, compactCommand, rankTools, readAdviceState } from '../engine';
+import { adviseSession, compactCommand } from '../engine';
 import { formatTokens } from '../shared/formatTokens';
 import type { CliCommand } from './command';
 import { readActiveSession } from './gaugeCommand';
@@ -12,10 +12,11 @@ export const pruneCommand: CliCommand = {
   async run(args, context) {
     const reading = await readActiveSession(args, context);
     const { servers, state } = await withProjectSnapshot(context, 'context-deck prune (CLI)', (engine) => ({
-      servers: rankTools(engine, { hideBuiltins: true })
+      servers: engine.tools
+        .rank({ hideBuiltins: true })
         .filter((tool) => tool.type === 'mcp_server' && !tool.disabled && tool.server)
         .map((tool) => tool.server!),
-      state: readAdviceState(engine.home, engine.identity.id),
+      state: engine.advice.state(),
     }));
     const advice = adviseSession(reading, { now: Date.now(), servers, state });
     const recommendations = advice.recommendations.map((rec) => ({

@@ -1,4 +1,4 @@
-import { type ObservationType, saveToMemory, shortId } from '../engine';
+import { type ObservationType, shortId } from '../engine';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { writeMemory } from './memoryWrite';
@@ -16,7 +16,7 @@ export const saveCommand: CliCommand = {
     if (types && types.length > 1) throw new UsageError('give one --type');
     const type: ObservationType | undefined = types?.[0];
     const { value: saved, pendingWith } = await writeMemory(context, 'context-deck save (CLI)', (engine) =>
-      saveToMemory({ home: engine.home, root: engine.identity.mainRoot }, { text, type, origin: 'cli' }),
+      engine.memory.save({ text, type, origin: 'cli' }),
     );
     const id = shortId(saved.id);
     context.stdout(

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyScan, displayPath, ProjectEngine, resolveHome, scanConfigs, type ScanOptions } from '../engine';
+import { displayPath, ProjectEngine, resolveHome, scanConfigs, type ToolTypes } from '../engine';
 import { type ParsedArgs, stringFlag } from './args';
 import type { CliCommand, CliContext } from './command';
 
@@ -8,7 +8,7 @@ import type { CliCommand, CliContext } from './command';
 export const CONFIG_FLAGS = ['user-home', 'claude-dir'] as const;
 export const CONFIG_USAGE = '[--user-home DIR] [--claude-dir DIR]';
 
-export function scanOptions(args: ParsedArgs, context: CliContext): ScanOptions {
+export function scanOptions(args: ParsedArgs, context: CliContext): ToolTypes.ScanOptions {
   return {
     projectRoot: path.resolve(context.project),
     userHome: stringFlag(args, 'user-home'),
@@ -44,7 +44,7 @@ export const scanCommand: CliCommand = {
     const engine = await openRegistryProject(context, 'context-deck scan (CLI)');
     try {
       const scan = scanConfigs(scanOptions(args, context));
-      const applied = engine.role === 'writer' ? applyScan(engine, scan) : undefined;
+      const applied = engine.role === 'writer' ? engine.tools.applyScan(scan) : undefined;
       const byType: Record<string, number> = {};
       for (const entry of scan.entries) byType[entry.type] = (byType[entry.type] ?? 0) + 1;
       if (args.flags.has('json')) {

@@ -2,13 +2,13 @@
  * `search` for people: a table and what to run next. (Agents get formatSearch, within their token budget
  * and naming MCP tools.)
  */
-import { clip, MAX_SEARCH_LIMIT, oneLine, type SearchResult, shortDate, shortId } from '../engine';
+import { clip, MAX_SEARCH_LIMIT, oneLine, shortDate, shortId, type MemoryTypes } from '../engine';
 import { tableRows } from './table';
 
 /** Long enough to tell observations apart; `get` shows the whole text. */
 const TITLE_CHARS = 80;
 
-export function searchTable(result: SearchResult, query: string): string {
+export function searchTable(result: MemoryTypes.SearchResult, query: string): string {
   const quoted = `"${clip(oneLine(query), 80)}"`;
   if (result.noWords) return `No searchable words in ${quoted}.`;
   const listing = !query.trim();

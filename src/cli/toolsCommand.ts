@@ -1,14 +1,7 @@
-import {
-  applyScan,
-  discoverFromUse,
-  type RankedTool,
-  RANKING_STRATEGIES,
-  type RankingStrategy,
-  rankTools,
-  scanConfigs,
-} from '../engine';
+import { type RankedTool, scanConfigs } from '../engine';
 import { UsageError, stringFlag } from './args';
 import type { CliCommand } from './command';
+import { RANKING_STRATEGIES, type RankingStrategy } from '../shared/tools';
 import { tableRows } from './table';
 import { CONFIG_FLAGS, CONFIG_USAGE, openRegistryProject, scanOptions } from './scanCommand';
 
@@ -36,11 +29,11 @@ export const toolsCommand: CliCommand = {
       // As the writer, bring the registry up to date the way the extension does: new events, config, use.
       if (engine.role === 'writer') {
         await engine.ingest();
-        applyScan(engine, scanConfigs(scanOptions(args, context)));
-        discoverFromUse(engine);
+        engine.tools.applyScan(scanConfigs(scanOptions(args, context)));
+        engine.tools.discoverFromUse();
       }
       const ranked = flatten(
-        rankTools(engine, {
+        engine.tools.rank({
           strategy: strategy as RankingStrategy,
           hideBuiltins: !args.flags.has('all'),
           query: stringFlag(args, 'query'),

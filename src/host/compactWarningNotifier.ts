@@ -3,13 +3,12 @@ import {
   agentHintDue,
   agentHintText,
   agentHintWaiting,
-  type CompactWarningInput,
-  type CompactWarningSettings,
   CompactWarnings,
   compactWarning,
   type GaugeReading,
   leaveAgentHint,
   warningLevel,
+  type ContextTypes,
 } from '../engine';
 import type { LiveProject } from './project/liveProject';
 import { runCommand } from './editor/registerCommands';
@@ -52,7 +51,7 @@ export class CompactWarningNotifier implements vscode.Disposable {
     for (const live of this.projects.all) {
       const reading = live.gauge.reading();
       if (!reading) continue;
-      const input: CompactWarningInput = {
+      const input: ContextTypes.CompactWarningInput = {
         session: reading.sessionId ?? reading.transcript,
         compactions: reading.compactions.length,
         percent: reading.percent,
@@ -71,8 +70,8 @@ export class CompactWarningNotifier implements vscode.Disposable {
   /** Leaves a line for the recorder to hand the agent at its next prompt, at most every few prompts. */
   private tellAgent(
     reading: GaugeReading,
-    input: CompactWarningInput,
-    settings: CompactWarningSettings,
+    input: ContextTypes.CompactWarningInput,
+    settings: ContextTypes.CompactWarningSettings,
     now: number,
   ): void {
     const sessionId = reading.sessionId;

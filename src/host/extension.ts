@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bundledScript, hookSettingsFiles, warmUpSqlJs } from '../engine';
+import { bundledScript, hookSettingsFiles, ProjectEngine } from '../engine';
 import { AgentConnection } from './editor/agentConnection';
 import type { CommandTable } from './editor/commandIds';
 import { MemoryCommands } from './commands/memoryCommands';
@@ -94,12 +94,12 @@ export function activate(context: vscode.ExtensionContext): void {
   });
 }
 
-/** sql.js's first statements compile on a worker (see warmUpSqlJs) while the view comes up. */
+/** sql.js's first statements compile on a worker (see ProjectEngine.warmUp) while the view comes up. */
 function warmUpDatabaseCode(log: Log): void {
   const worker = bundledScript('sqlWarmUpWorker.js');
   if (!worker) return;
   const started = performance.now();
-  void warmUpSqlJs(worker).then((warm) =>
+  void ProjectEngine.warmUp(worker).then((warm) =>
     warm
       ? log.info(
           `sql.js's code compiled on a warm-up worker in ${Math.round(performance.now() - started)} ms`,

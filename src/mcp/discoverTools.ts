@@ -1,11 +1,11 @@
 /** discover_tools: the project's tool registry, ranked by real use, filtered by the words asked for. */
-import { type BudgetedText, fitToBudget, type ProjectEngine, type RankedTool, rankTools } from '../engine';
+import { fitToBudget, type ProjectEngine, type RankedTool, type MemoryTypes } from '../engine';
 import { visibleLine } from '../shared/visibleText';
 
 const DESCRIPTION_CHARS = 100;
 
 export function discoverTools(
-  engine: Pick<ProjectEngine, 'store'>,
+  engine: Pick<ProjectEngine, 'tools'>,
   query: string,
   limit: number,
   now = Date.now(),
@@ -13,7 +13,8 @@ export function discoverTools(
   // Every word must appear in the name, server or description, so "github issues" finds
   // mcp__github__search_issues.
   const wanted = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return rankTools(engine, { now, hideBuiltins: true })
+  return engine.tools
+    .rank({ now, hideBuiltins: true })
     .filter((tool) => {
       const haystack = `${tool.name} ${tool.server ?? ''} ${tool.description ?? ''}`.toLowerCase();
       return wanted.every((word) => haystack.includes(word));
@@ -21,7 +22,7 @@ export function discoverTools(
     .slice(0, limit);
 }
 
-export function formatTools(tools: readonly RankedTool[], query: string): BudgetedText {
+export function formatTools(tools: readonly RankedTool[], query: string): MemoryTypes.BudgetedText {
   const lines = tools.map((tool, i) => {
     const success = tool.successRate === null ? '' : `, ${Math.round(tool.successRate * 100)}% ok`;
     // Names and descriptions come from the repository's files: one visible line each.

@@ -8,7 +8,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { version } from '../../package.json';
 import {
-  type BudgetedText,
   citationNotes,
   formatObservations,
   formatSearch,
@@ -20,9 +19,9 @@ import {
   parseTime,
   ProjectEngine,
   RANKED_CANDIDATES,
-  saveToMemory,
   shortId,
   TIMELINE_LIMITS,
+  type MemoryTypes,
 } from '../engine';
 import { discoverTools, formatTools } from './discoverTools';
 import { fieldArgument, queryArgument } from './inputLimits';
@@ -37,7 +36,7 @@ const MAX_RESULTS = 50;
 /** An observation id: 16 characters, so its prefixes are what callers pass. */
 const ID_PATTERN = /^[0-9a-z]{1,16}$/i;
 
-function text(result: BudgetedText): CallToolResult {
+function text(result: MemoryTypes.BudgetedText): CallToolResult {
   return { content: [{ type: 'text', text: result.text }] };
 }
 
@@ -180,11 +179,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
       },
     },
     handle((args, project) => {
-      const saved = saveToMemory(
-        { home: project.home, root: project.identity.mainRoot },
-        { text: args.text, type: args.type, origin: 'mcp' },
-        new Date(now()),
-      );
+      const saved = project.memory.save({ text: args.text, type: args.type, origin: 'mcp' }, new Date(now()));
       return {
         content: [
           {

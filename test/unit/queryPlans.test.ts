@@ -9,11 +9,11 @@ import { afterEach, beforeEach, test } from 'node:test';
 import {
   assembleSessionContext,
   assembleSessionContextInSteps,
-  latestModel,
-  memoryCounts,
-  ProjectEngine,
-  rankTools,
-} from '../../src/engine';
+} from '../../src/engine/context/sessionContextAssembly';
+import { latestModel } from '../../src/engine/memory/sessions';
+import { memoryCounts } from '../../src/engine/memory/stats';
+import { ProjectEngine } from '../../src/engine/project/projectEngine';
+import { rankTools } from '../../src/engine/registry/ranking';
 import { findActiveSession } from '../../src/engine/live/activeSession';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 

@@ -10,13 +10,10 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  applyScan,
-  assembleSessionContext,
-  saveToMemory,
-  scanConfigs,
-  writeSessionContext,
-} from '../../src/engine';
+import { assembleSessionContext, writeSessionContext } from '../../src/engine/context/sessionContextAssembly';
+import { saveToMemory } from '../../src/engine/memory/memoryEvents';
+import { applyScan } from '../../src/engine/registry/applyScan';
+import { scanConfigs } from '../../src/engine/registry/configScan';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { findSessionContext } from '../../src/hook/sessionContextReader';
 import { connectMemoryServer } from '../support/mcpClient';

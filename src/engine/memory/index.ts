@@ -1,26 +1,13 @@
 /** The memory: observations derived from the event log, searched, walked through and edited by events. */
-export { TOKEN_BUDGET, type BudgetedText, estimateTokens, fitToBudget } from './budget';
+export { TOKEN_BUDGET, estimateTokens, fitToBudget } from './budget';
 export { formatObservations, formatSearch, formatTimeline } from './format';
 export { resolveId, shortId } from './ids';
-export { keepAsDecisions, saveToMemory, setForgotten } from './memoryEvents';
+export { saveToMemory, setForgotten } from './memoryEvents';
 export { MAX_SAVED_TEXT } from './eventMemory';
 export { MemoryQueryError, parseTime } from './query';
-export {
-  MAX_SEARCH_LIMIT,
-  RANKED_CANDIDATES,
-  type SearchHit,
-  type SearchResult,
-  searchObservations,
-} from './search';
+export { MAX_SEARCH_LIMIT, RANKED_CANDIDATES, searchObservations } from './search';
 export { memoryCounts } from './stats';
-export {
-  MAX_GET_IDS,
-  TIMELINE_LIMITS,
-  type TimelineOptions,
-  type TimelineResult,
-  getObservations,
-  timeline,
-} from './timeline';
+export { MAX_GET_IDS, TIMELINE_LIMITS, getObservations, timeline } from './timeline';
 export {
   MEMORY_EVENTS,
   OBSERVATION_TYPES,

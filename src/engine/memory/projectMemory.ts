@@ -11,11 +11,37 @@ import {
   getObservations,
   timeline,
 } from './timeline';
-import type { Observation, ObservationType } from './types';
+import type { MemoryOrigin, Observation, ObservationType } from './types';
+import {
+  type MemoryTarget,
+  type SaveInput,
+  keepAsDecisions,
+  saveToMemory,
+  setForgotten,
+} from './memoryEvents';
 
 export class ProjectMemory {
   /** `store` is asked each time: a rebuild or a reload replaces the project's database. */
-  constructor(private readonly store: () => Store) {}
+  constructor(
+    private readonly store: () => Store,
+    /** Where saves, forgets and keeps are appended: the project's event log, read back in by its next ingest. */
+    private readonly target: () => MemoryTarget,
+  ) {}
+
+  /** Appends a save; returns the id it will have and its text as stored (redacted, cut). */
+  save(input: SaveInput, now?: Date): { id: string; text: string; cut: boolean } {
+    return saveToMemory(this.target(), input, now);
+  }
+
+  /** Appends a forget (or, `forgotten` false, its undo) of full, resolved ids. */
+  setForgotten(ids: readonly string[], forgotten: boolean, origin: MemoryOrigin, now?: Date): void {
+    setForgotten(this.target(), ids, forgotten, origin, now);
+  }
+
+  /** Appends the user's keeping of agents' notes as their own decisions. */
+  keepAsDecisions(ids: readonly string[], origin: MemoryOrigin): void {
+    keepAsDecisions(this.target(), ids, origin);
+  }
 
   search(options: SearchOptions): SearchResult {
     return searchObservations(this.store(), options);

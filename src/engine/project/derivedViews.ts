@@ -8,19 +8,25 @@
  * afterwards, in this order: the registry first, because the fold removes the calls it reads.
  */
 import { sessionContextSteps, writeSessionContext } from '../context/sessionContextAssembly';
-import { SETTINGS, type SelectionMode } from '../../shared/settings';
+import type { SelectionMode } from '../../shared/settings';
 import type { SessionContext } from '../context/sessionContextText';
 import { type DiscoveryResult, discoverFromUse, LAST_CALL_COUNTER } from '../registry/discovery';
 import { runAtOnce, type Steps } from '../kernel/steps';
 import { type RankedTool, type RankOptions, rankingSteps } from '../registry/ranking';
-import type { ProjectEngine } from './projectEngine';
+import type { ProjectStore } from '../storage/projectStore';
 
-/** The extension's default `contextDeck.history.detailDays`, and the CLI's. */
-export const DEFAULT_DETAIL_DAYS = SETTINGS['history.detailDays'].default;
 /** During a long ingest, older detail is folded every 8 MiB of log read (about 12,000 events). */
 export const FOLD_EVERY_BYTES = 8 * 1024 * 1024;
 /** New calls read into the registry per step (all of a 1M-event backlog took 400 ms at once). */
 const DISCOVERY_SLICE_CALLS = 5000;
+
+/**
+ * What the pipeline needs of a project: ProjectEngine is one. Declared here, not imported, so that
+ * ProjectEngine can run its own views (scheduleViews, refreshViews) without an import cycle.
+ */
+export interface DerivedViewsProject extends ProjectStore {
+  foldSteps(detailDays: number, newHistory?: boolean): Steps<number>;
+}
 
 export interface AfterIngestOptions {
   /** Detail older than this many days is folded (history/compaction.ts). */
@@ -57,7 +63,7 @@ interface DerivedView {
   cursor?: string;
   /** A window that only follows the writer's snapshots runs it too: it writes nothing there. */
   forReaders?: true;
-  steps(engine: ProjectEngine, options: AfterIngestOptions, result: AfterIngestResult): Steps<void>;
+  steps(engine: DerivedViewsProject, options: AfterIngestOptions, result: AfterIngestResult): Steps<void>;
 }
 
 /** The derived views, in the order the pipeline runs them. */
@@ -96,7 +102,10 @@ export const DERIVED_VIEWS = {
 export type DerivedViewName = keyof typeof DERIVED_VIEWS;
 
 /** Bring every derived view (or `options.views`) up to date with what ingest wrote. */
-export function* afterIngest(engine: ProjectEngine, options: AfterIngestOptions): Steps<AfterIngestResult> {
+export function* afterIngest(
+  engine: DerivedViewsProject,
+  options: AfterIngestOptions,
+): Steps<AfterIngestResult> {
   const result: AfterIngestResult = { discovered: noDiscovery(), folded: 0 };
   const writer = engine.role === 'writer';
   const names = (Object.keys(DERIVED_VIEWS) as DerivedViewName[]).filter(
@@ -113,7 +122,7 @@ export function* afterIngest(engine: ProjectEngine, options: AfterIngestOptions)
 }
 
 /** The registry's reading of new calls, a slice per step. */
-function* discoverySteps(engine: ProjectEngine, stopped?: () => boolean): Steps<DiscoveryResult> {
+function* discoverySteps(engine: DerivedViewsProject, stopped?: () => boolean): Steps<DiscoveryResult> {
   const total = noDiscovery();
   if (engine.role !== 'writer') return total;
   for (;;) {
@@ -139,7 +148,7 @@ export class FoldAsRead {
   private foldedAtBytes = 0;
 
   constructor(
-    private readonly engine: ProjectEngine,
+    private readonly engine: DerivedViewsProject,
     private readonly detailDays: number,
   ) {}
 
@@ -166,7 +175,7 @@ export class FoldAsRead {
  * The next session's context, a query per step; the writer also writes it to the file the recorder prints
  * at the next SessionStart. The host runs it on its own too, after a quiet moment (ingests come in bursts).
  */
-function* nextSessionContextSteps(engine: ProjectEngine, mode?: SelectionMode): Steps<SessionContext> {
+function* nextSessionContextSteps(engine: DerivedViewsProject, mode?: SelectionMode): Steps<SessionContext> {
   const context = yield* sessionContextSteps(engine, { now: Date.now(), mode });
   if (engine.role === 'writer') writeSessionContext(engine, context);
   return context;

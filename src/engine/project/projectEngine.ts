@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { ProjectStore } from '../storage/projectStore';
 import type { IngestCounts, RejectView, Role } from '../../shared/ingest';
+import type { AgentId } from '../../shared/agents';
 import { bundledScript } from '../kernel/bundledScript';
 import {
   type CatchUpOptions,
@@ -31,13 +32,35 @@ import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
 import { makePrivateDir } from '../kernel/privateFiles';
 import { setAside } from '../storage/snapshot';
 import { integrityOf, readShared } from '../storage/snapshotCheck';
-import { loadSqlJs } from '../kernel/sqlJs';
+import { loadSqlJs, warmUpSqlJs } from '../kernel/sqlJs';
 import { Store } from '../storage/store';
-import { type ActiveSession, type ActiveSessionOptions, findActiveSession } from '../live/activeSession';
-import { importTranscripts } from '../transcripts/importTranscripts';
-import { runInSteps, type Steps } from '../kernel/steps';
+import {
+  type ActiveSession,
+  type ActiveSessionOptions,
+  findActiveSession,
+  sessionFileOf,
+} from '../live/activeSession';
+import {
+  countSessionFiles,
+  importTranscripts,
+  type TranscriptImportOptions,
+  type TranscriptImportResult,
+} from '../transcripts/importTranscripts';
+import { ProjectTools } from '../registry/projectTools';
+import { ProjectContext } from '../context/projectContext';
+import { ProjectAdvice } from '../pruning/projectAdvice';
+import { runAtOnce, runInSteps, type Steps } from '../kernel/steps';
 import { yieldToHost } from '../kernel/yieldToHost';
-import { type HeldLock, lockHolder, tryAcquireLock } from '../storage/writerLock';
+import {
+  type HeldLock,
+  type LockOwner,
+  lockHolder,
+  requestSave,
+  saveIfRequested,
+  tryAcquireLock,
+} from '../storage/writerLock';
+import { type AfterIngestOptions, type AfterIngestResult, afterIngest, FoldAsRead } from './derivedViews';
+import { type ViewRunner, ViewScheduler } from './viewScheduler';
 
 /** Spool files redacted into the log between two yields to the host (about 0.5 ms each). */
 const DRAIN_BATCH = 200;
@@ -151,6 +174,14 @@ export class ProjectEngine implements ProjectStore {
     return engine;
   }
 
+  /**
+   * sql.js's first statements compiled on a worker (`workerFile`) before a project opens: the first open
+   * waits for it (see warmUpSqlJs). Resolves whether it did.
+   */
+  static warmUp(workerFile: string): Promise<boolean> {
+    return warmUpSqlJs(workerFile);
+  }
+
   get role(): Role {
     return this.lock ? 'writer' : 'reader';
   }
@@ -173,13 +204,67 @@ export class ProjectEngine implements ProjectStore {
   }
 
   /** The memory's reads (search, timeline, one observation), for callers outside the engine. */
-  readonly memory = new ProjectMemory(() => this.currentStore);
+  readonly memory = new ProjectMemory(
+    () => this.currentStore,
+    () => ({ home: this.home, root: this.identity.mainRoot }),
+  );
   /** What the sessions table says (how many, the latest model, each one's agent), for callers outside the engine. */
   readonly sessions = new ProjectSessions(() => this.currentStore);
+  /** The tool registry: the config scan applied, tools discovered from use, the ranking. */
+  readonly tools = new ProjectTools(this);
+  /** What the next session starts with: assembled, written where the recorder prints it. */
+  readonly context = new ProjectContext(this);
+  /** The user's pinned and dismissed pruning advice. */
+  readonly advice = new ProjectAdvice(this);
+
+  /** The agents' past sessions imported into this project (the writer only; see transcripts/importTranscripts.ts). */
+  importTranscripts(options?: TranscriptImportOptions): Promise<TranscriptImportResult> {
+    return importTranscripts(this, options);
+  }
+
+  /** The agents' session files of this project's roots, for the offer to import them. */
+  countSessionFiles(): number {
+    return countSessionFiles(this.identity.roots);
+  }
+
+  /** The derived views kept up to date over time by a runner (the extension host's timers, queue and settings). */
+  scheduleViews(runner: ViewRunner): ViewScheduler {
+    return new ViewScheduler(this, runner);
+  }
+
+  /** Every derived view (or `options.views`) brought up to date at once, as the CLI does after an ingest. */
+  refreshViews(options: AfterIngestOptions): AfterIngestResult {
+    return runAtOnce(afterIngest(this, options));
+  }
+
+  /** Folds older detail as a long ingest reads, as the extension does (derivedViews.ts). */
+  foldAsRead(detailDays: number): FoldAsRead {
+    return new FoldAsRead(this, detailDays);
+  }
+
+  /** The process holding the writer lock, if any. */
+  writer(): LockOwner | undefined {
+    return lockHolder(this.lockPath);
+  }
+
+  /** A follower asks the writer to save soon, to see its own change in the next snapshot. */
+  requestSave(): void {
+    requestSave(this.lockPath);
+  }
+
+  /** The writer's side: save now if a follower asked; resolves to whether it did. */
+  saveIfRequested(): Promise<boolean> {
+    return saveIfRequested(this);
+  }
 
   /** The session whose context the live gauge shows (see findActiveSession). */
   activeSession(options: ActiveSessionOptions = {}): ActiveSession | undefined {
     return findActiveSession(this.currentStore, this.identity.mainRoot, options);
+  }
+
+  /** The file of one of this project's sessions, as its agent's hooks name it (undefined if none is found). */
+  sessionFileOf(agent: AgentId, sessionId: string): string | undefined {
+    return sessionFileOf(agent, this.identity.mainRoot, sessionId);
   }
 
   onDidChange(listener: () => void): () => void {

@@ -13,8 +13,12 @@ import { runInSteps } from '../kernel/steps';
 import { yieldToHost } from '../kernel/yieldToHost';
 import type { SelectionMode } from '../../shared/settings';
 import type { RankingStrategy } from '../../shared/tools';
-import { type AfterIngestResult, type DerivedViewName, afterIngest } from './derivedViews';
-import type { ProjectEngine } from './projectEngine';
+import {
+  type AfterIngestResult,
+  type DerivedViewName,
+  type DerivedViewsProject,
+  afterIngest,
+} from './derivedViews';
 
 /** A ranking costs 10-30 ms at a year of history: no more often than this however often calls arrive. */
 export const RANK_THROTTLE_MS = 2000;
@@ -67,7 +71,7 @@ export class ViewScheduler {
   private disposed = false;
 
   constructor(
-    private readonly engine: ProjectEngine,
+    private readonly engine: DerivedViewsProject,
     private readonly runner: ViewRunner,
   ) {
     const { timers } = runner;

@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../kernel/privateFiles';
 
-interface LockOwner {
+export interface LockOwner {
   pid: number;
   hostname: string;
   since: number;

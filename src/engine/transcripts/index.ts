@@ -2,6 +2,5 @@
 export {
   type TranscriptImportProgress,
   type TranscriptImportResult,
-  countSessionFiles,
   importTranscripts,
 } from './importTranscripts';

@@ -6,15 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  isWithin,
-  keepAsDecisions,
-  type Observation,
-  type ObservationType,
-  saveToMemory,
-  setForgotten,
-  shortId,
-} from '../../engine';
+import { isWithin, type Observation, type ObservationType, shortId } from '../../engine';
 import { MEMORY_TYPES, MEMORY_TYPE_DESCRIPTIONS, memoryTypeIcon, oneLineClip } from '../../shared/memory';
 import type { LiveProject } from '../project/liveProject';
 import type { Log } from '../editor/log';
@@ -130,9 +122,13 @@ export class MemoryCommands {
       return false;
     }
     const text = live.engine.memory.state(resolved.id)?.text ?? '';
-    const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
     const observationId = () => resolved.id;
-    await this.apply(live, () => setForgotten(target, [resolved.id], true, 'vscode'), observationId, false);
+    await this.apply(
+      live,
+      () => live.engine.memory.setForgotten([resolved.id], true, 'vscode'),
+      observationId,
+      false,
+    );
     const undo = 'Undo';
     void vscode.window
       .showInformationMessage(
@@ -143,7 +139,7 @@ export class MemoryCommands {
         if (choice !== undo) return;
         await this.apply(
           live,
-          () => setForgotten(target, [resolved.id], false, 'vscode'),
+          () => live.engine.memory.setForgotten([resolved.id], false, 'vscode'),
           observationId,
           true,
         );
@@ -182,10 +178,9 @@ export class MemoryCommands {
       keep,
     );
     if (choice !== keep) return;
-    const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
     const id = picked.note.id;
     await live.applyChange(
-      () => keepAsDecisions(target, [id], 'vscode'),
+      () => live.engine.memory.keepAsDecisions([id], 'vscode'),
       () => live.engine.memory.observation(id)?.source === 'saved',
     );
     this.documents.refresh([id]);
@@ -243,10 +238,9 @@ export class MemoryCommands {
     }
     const type = await this.pickType();
     if (!type) return;
-    const target = { home: this.projects.home, root: live.engine.identity.mainRoot };
     const saved = await this.apply(
       live,
-      () => saveToMemory(target, { text, type, origin: 'vscode' }),
+      () => live.engine.memory.save({ text, type, origin: 'vscode' }),
       (done) => done.id,
       true,
     );

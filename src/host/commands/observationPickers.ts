@@ -1,6 +1,6 @@
 /** Search Memory (a live QuickPick) and Show Timeline (earlier/later paging), with each row's buttons. */
 import * as vscode from 'vscode';
-import type { Observation, TimelineOptions } from '../../engine';
+import type { Observation, MemoryTypes } from '../../engine';
 import { parseMemoryQuery, typingQuery } from '../../shared/memory';
 import type { Log } from '../editor/log';
 import { shortMessage } from '../views/errorText';
@@ -113,7 +113,7 @@ export class ObservationPickers {
 
   /** The timeline around an observation (5 before, 5 after) or around now, paging earlier and later. */
   showTimeline(live: LiveProject, anchorId: string | undefined): void {
-    let page: TimelineOptions = firstTimelinePage(anchorId, Date.now());
+    let page: MemoryTypes.TimelineOptions = firstTimelinePage(anchorId, Date.now());
     const pick = vscode.window.createQuickPick<ObservationItem>();
     pick.placeholder = 'Enter opens an observation; Earlier… and Later… move through time';
     pick.matchOnDescription = true;

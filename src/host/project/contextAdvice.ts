@@ -1,16 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import {
-  AGENT_ADAPTERS,
-  type Advice,
-  type AdviceState,
-  adviseSession,
-  compactCommand,
-  dismissalKey,
-  readAdviceState,
-  withDisabledServers,
-  writeAdviceState,
-} from '../../engine';
+import { AGENT_ADAPTERS, adviseSession, compactCommand, dismissalKey, type ContextTypes } from '../../engine';
 import type { AdviceActionKind, AdviceView } from '../../shared/protocol';
 import type { LiveProject } from './liveProject';
 import type { Log } from '../editor/log';
@@ -69,17 +59,16 @@ interface Undoable {
  * dismissals are stored per project (the CLI honours them too); the last one can be undone.
  */
 export class ContextAdvice {
-  private lastAdvice = new Map<string, Advice>();
+  private lastAdvice = new Map<string, ContextTypes.Advice>();
   private undoable = new Map<string, Undoable>();
 
   constructor(
-    private readonly home: () => string,
     private readonly log: Log,
     private readonly refresh: () => void,
   ) {}
 
-  private state(live: LiveProject): AdviceState {
-    return readAdviceState(this.home(), live.id);
+  private state(live: LiveProject): ContextTypes.AdviceState {
+    return live.engine.advice.state();
   }
 
   view(live: LiveProject): AdviceView | null {
@@ -87,14 +76,14 @@ export class ContextAdvice {
     const now = Date.now();
     // A session no longer active has nothing to act on: advice about it would only alarm.
     if (!reading || !isSessionActive(reading.updatedAt, now)) return null;
-    let advice: Advice;
+    let advice: ContextTypes.Advice;
     // The servers as the Tools section shows them, so a server just disabled leaves the advice with it.
     const servers = live.tools.servers();
     try {
       advice = adviseSession(reading, {
         now,
         servers: servers.enabled,
-        state: withDisabledServers(this.state(live), servers.disabled),
+        state: live.engine.advice.state(servers.disabled),
       });
     } catch (error) {
       this.log.warn(`pruning advice for ${live.name}: ${shortMessage(error)}`);
@@ -157,12 +146,16 @@ export class ContextAdvice {
     this.refresh();
   }
 
-  private update(live: LiveProject, undoLabel: string, change: (state: AdviceState) => AdviceState): void {
+  private update(
+    live: LiveProject,
+    undoLabel: string,
+    change: (state: ContextTypes.AdviceState) => ContextTypes.AdviceState,
+  ): void {
     const before = this.state(live);
-    writeAdviceState(this.home(), live.id, change(before));
+    live.engine.advice.setState(change(before));
     this.undoable.set(live.id, {
       label: undoLabel,
-      revert: () => writeAdviceState(this.home(), live.id, before),
+      revert: () => live.engine.advice.setState(before),
     });
     this.refresh();
   }
@@ -171,7 +164,7 @@ export class ContextAdvice {
    * `/compact` with focus instructions for the agent's terminal, or for the clipboard when there is none: the
    * user reads the exact line first (and may edit it); Enter sends it as one line, Escape sends nothing.
    */
-  private async compact(advice: Advice | undefined, agent: AgentId | undefined): Promise<void> {
+  private async compact(advice: ContextTypes.Advice | undefined, agent: AgentId | undefined): Promise<void> {
     // Restricted Mode types nothing into a terminal: the line is copied instead.
     const terminal = vscode.workspace.isTrusted ? await findAgentTerminal(agent) : undefined;
     // A process can rename its terminal: its name is shown as one visible line too.

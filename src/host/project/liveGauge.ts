@@ -1,17 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  type ActiveSession,
-  type AgentId,
   type GaugeReading,
-  sessionFileOf,
   type ProjectEngine,
-  type SessionGauge,
   sessionFileStamp,
   sessionGauge,
   yieldToHost,
+  type ContextTypes,
 } from '../../engine';
 import type { GaugeView } from '../../shared/protocol';
+import type { AgentId } from '../../shared/agents';
 import { gaugeView } from '../views/gaugeView';
 import type { Log } from '../editor/log';
 import { shortMessage } from '../views/errorText';
@@ -31,7 +29,7 @@ const DISCOVERY_POLL_MS = 10_000;
  * may have changed. It needs nothing of VS Code's API (test/unit/liveGauge.test.ts runs it in Node).
  */
 export class LiveGauge {
-  private gauge: SessionGauge | undefined;
+  private gauge: ContextTypes.SessionGauge | undefined;
   private sessionId: string | undefined;
   private storeLookup: { sessionId: string; file: string | undefined } | undefined;
   private watcher: fs.FSWatcher | undefined;
@@ -64,14 +62,14 @@ export class LiveGauge {
     this.notify();
   }
 
-  private configure(gauge: SessionGauge): void {
+  private configure(gauge: ContextTypes.SessionGauge): void {
     gauge.configure({
       window: contextWindowFor(this.settings(), gauge.agent),
       modelHint: this.modelHint(),
     });
   }
 
-  private activeSession(): ActiveSession | undefined {
+  private activeSession(): ContextTypes.ActiveSession | undefined {
     return this.engine.activeSession({
       sharedStore: (agent, sessionId) => this.sharedStore(agent, sessionId),
     });
@@ -83,13 +81,13 @@ export class LiveGauge {
    */
   private sharedStore(agent: AgentId, sessionId: string): string | undefined {
     if (this.storeLookup?.sessionId !== sessionId) {
-      const file = sessionFileOf(agent, this.engine.identity.mainRoot, sessionId);
+      const file = this.engine.sessionFileOf(agent, sessionId);
       this.storeLookup = { sessionId, file };
     }
     return this.storeLookup.file;
   }
 
-  private isFollowing(active: ActiveSession | undefined): boolean {
+  private isFollowing(active: ContextTypes.ActiveSession | undefined): boolean {
     return active?.file === this.gauge?.transcript && active?.sessionId === this.sessionId;
   }
 
@@ -128,7 +126,7 @@ export class LiveGauge {
     }
   }
 
-  private follow(active: ActiveSession | undefined): void {
+  private follow(active: ContextTypes.ActiveSession | undefined): void {
     this.stopWatching();
     this.lastStamp = undefined;
     this.read = false;

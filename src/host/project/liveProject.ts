@@ -1,14 +1,5 @@
 import * as vscode from 'vscode';
-import {
-  countSessionFiles,
-  importTranscripts,
-  type ProjectEngine,
-  requestSave,
-  type TranscriptImportProgress,
-  type TranscriptImportResult,
-  ViewScheduler,
-  type ViewTimers,
-} from '../../engine';
+import { type ProjectEngine, type ActivityTypes } from '../../engine';
 import type { ProjectView } from '../../shared/protocol';
 import { LiveGauge } from './liveGauge';
 import type { Log } from '../editor/log';
@@ -18,7 +9,7 @@ import { ProjectIngest, catchUpScript } from './projectIngest';
 import { ProjectTools } from './projectTools';
 
 /** The extension host's own timers, for the engine's view scheduler. */
-const HOST_TIMERS: ViewTimers = {
+const HOST_TIMERS: ActivityTypes.ViewTimers = {
   now: Date.now,
   after: (run, ms) => setTimeout(run, ms),
   every: (run, ms) => setInterval(run, ms),
@@ -51,7 +42,7 @@ export class LiveProject {
   readonly tools: ProjectTools;
   readonly nextContext: NextContext;
   /** When the derived views are brought up to date: the engine decides, with this window's timers and queue. */
-  readonly views: ViewScheduler;
+  readonly views: ActivityTypes.ViewScheduler;
   /** Reading the event log, and the views that follow it. */
   readonly ingest: ProjectIngest;
 
@@ -64,7 +55,7 @@ export class LiveProject {
     this.tools = new ProjectTools(this, log, notify);
     this.nextContext = new NextContext(() => this.views);
     this.ingest = new ProjectIngest(this, log);
-    this.views = new ViewScheduler(engine, {
+    this.views = engine.scheduleViews({
       timers: HOST_TIMERS,
       queue: (task) => this.exclusive(task),
       settings: () => {
@@ -89,7 +80,7 @@ export class LiveProject {
   /** Agents' session files on disk (Claude Code transcripts, Codex rollouts...) that may belong to this project. */
   transcriptFiles(): number {
     if (Date.now() - this.transcriptCount.at > TRANSCRIPT_COUNT_TTL_MS) {
-      const value = countSessionFiles(this.engine.identity.roots);
+      const value = this.engine.countSessionFiles();
       this.transcriptCount = { value, at: Date.now() };
     }
     return this.transcriptCount.value;
@@ -99,14 +90,19 @@ export class LiveProject {
   importHistory(
     report: vscode.Progress<{ message?: string; increment?: number }>,
     token: vscode.CancellationToken,
-  ): Promise<TranscriptImportResult> {
+  ): Promise<ActivityTypes.TranscriptImportResult> {
     return this.exclusive(async () => {
       const abort = new AbortController();
       const cancel = token.onCancellationRequested(() => abort.abort());
       let reported = 0;
       const options = {
         signal: abort.signal,
-        onProgress: ({ doneBytes, totalBytes, doneFiles, totalFiles }: TranscriptImportProgress) => {
+        onProgress: ({
+          doneBytes,
+          totalBytes,
+          doneFiles,
+          totalFiles,
+        }: ActivityTypes.TranscriptImportProgress) => {
           const pct = totalBytes > 0 ? (100 * doneBytes) / totalBytes : 100;
           report.report({ message: `${doneFiles} of ${totalFiles} files`, increment: pct - reported });
           reported = pct;
@@ -116,7 +112,7 @@ export class LiveProject {
         // In the catch-up process: a huge or hostile session file costs that process, never this thread.
         const result = catchUpScript
           ? await this.engine.importInChild(catchUpScript, options)
-          : await importTranscripts(this.engine, options);
+          : await this.engine.importTranscripts(options);
         for (const problem of result.problems) this.log.warn(`${this.name}: not imported: ${problem}`);
         return result;
       } finally {
@@ -166,7 +162,7 @@ export class LiveProject {
       await this.ingest.request();
       return written;
     }
-    requestSave(this.engine.lockPath);
+    this.engine.requestSave();
     const written = write();
     this.waitingForWriter++;
     this.notify();

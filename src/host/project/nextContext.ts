@@ -1,8 +1,8 @@
 import {
   SESSION_CONTEXT_BUDGET,
-  type SessionContext,
   TOOL_SECTION_BUDGET,
-  type ViewScheduler,
+  type ActivityTypes,
+  type ContextTypes,
 } from '../../engine';
 import type { NextContextView } from '../../shared/protocol';
 
@@ -12,17 +12,17 @@ import type { NextContextView } from '../../shared/protocol';
  * the dashboard's gauge and the preview.
  */
 export class NextContext {
-  private last: SessionContext | null = null;
+  private last: ContextTypes.SessionContext | null = null;
 
-  constructor(private readonly views: () => ViewScheduler) {}
+  constructor(private readonly views: () => ActivityTypes.ViewScheduler) {}
 
   /** What the engine assembled. */
-  set(context: SessionContext): void {
+  set(context: ContextTypes.SessionContext): void {
     this.last = context;
   }
 
   /** Assemble now (the preview shows exactly what the next session receives). */
-  async refresh(): Promise<SessionContext | null> {
+  async refresh(): Promise<ContextTypes.SessionContext | null> {
     return (await this.views().contextNow()) ?? this.last;
   }
 

@@ -4,15 +4,7 @@
  * context) and the fold of old history. Everything runs in the project's queue.
  */
 import * as vscode from 'vscode';
-import {
-  bundledScript,
-  type CatchUpResult,
-  FOLD_EVERY_BYTES,
-  type IngestResult,
-  type ProjectEngine,
-  saveIfRequested,
-  type ViewScheduler,
-} from '../../engine';
+import { bundledScript, FOLD_EVERY_BYTES, type ProjectEngine, type ActivityTypes } from '../../engine';
 import { formatBytes } from '../../shared/formatBytes';
 import type { IngestCounts, IngestProgress } from '../../shared/ingest';
 import type { Log } from '../editor/log';
@@ -53,7 +45,7 @@ interface IngestHost {
   readonly name: string;
   readonly tools: Pick<ProjectTools, 'beforeViews'>;
   readonly gauge: Pick<LiveGauge, 'sessionsChanged'>;
-  readonly views: Pick<ViewScheduler, 'afterIngest' | 'rankSoon'>;
+  readonly views: Pick<ActivityTypes.ViewScheduler, 'afterIngest' | 'rankSoon'>;
   exclusive<T>(job: () => Promise<T>): Promise<T>;
   notify(): void;
   showNewWarnings(): void;
@@ -130,7 +122,7 @@ export class ProjectIngest {
     let changed = kind === 'rebuild';
     let chunks = 0;
     let folded = 0;
-    let inProcess: CatchUpResult | undefined;
+    let inProcess: ActivityTypes.CatchUpResult | undefined;
     try {
       const options = {
         signal: abort.signal,
@@ -156,7 +148,7 @@ export class ProjectIngest {
       };
       const readHere = () =>
         kind === 'rebuild' ? this.host.engine.rebuild(options) : this.host.engine.ingest(options);
-      let result: IngestResult & { transcriptFilesImported?: number };
+      let result: ActivityTypes.IngestResult & { transcriptFilesImported?: number };
       if (large && catchUpScript) {
         try {
           const caughtUp = await this.host.engine.catchUp(catchUpScript, {
@@ -188,7 +180,7 @@ export class ProjectIngest {
       if (result.bytes > 0 || result.rewritten.length > 0) changed = true;
       if (result.events > 0) this.host.gauge.sessionsChanged();
       // A follower's change arrives with new bytes; without any, its request waits for the next pass.
-      if (result.bytes > 0) await saveIfRequested(this.host.engine);
+      if (result.bytes > 0) await this.host.engine.saveIfRequested();
       await this.host.tools.beforeViews(kind, result.events);
       folded += await this.foldOldHistory(
         !inProcess && (chunks >= FOLD_EVERY_CHUNKS || kind === 'rebuild'),

@@ -15,17 +15,15 @@
 import * as vscode from 'vscode';
 import {
   configLocations,
-  type DiscoveryResult,
   type ProjectEngine,
   type RankedTool,
   serverSwitches,
-  type ToggleRequest,
-  type ToolScope,
-  type ViewScheduler,
-  type ViewSettings,
   withConfigSwitches,
+  type ActivityTypes,
+  type ToolTypes,
 } from '../../engine';
 import type { ToolsView } from '../../shared/protocol';
+import type { ToolScope } from '../../shared/tools';
 import { toolView } from '../views/toolsView';
 import type { Log } from '../editor/log';
 import { ServerSwitch } from './serverSwitch';
@@ -56,7 +54,7 @@ export class ProjectTools implements vscode.Disposable {
   private readonly serverSwitch: ServerSwitch;
 
   constructor(
-    private readonly host: ToolHost & { readonly views: ViewScheduler },
+    private readonly host: ToolHost & { readonly views: ActivityTypes.ViewScheduler },
     private readonly log: Log,
     private readonly notify: () => void,
   ) {
@@ -120,7 +118,7 @@ export class ProjectTools implements vscode.Disposable {
   }
 
   /** The registry read new calls (the engine ranks again): said when they added, demoted or restored tools. */
-  discovered(found: DiscoveryResult): void {
+  discovered(found: ToolTypes.DiscoveryResult): void {
     if (found.added.length || found.demoted.length || found.recovered.length)
       this.log.info(
         `${this.host.name} tools: ${found.added.length} found in use, ${found.demoted.length} demoted, ${found.recovered.length} recovered`,
@@ -177,7 +175,7 @@ export class ProjectTools implements vscode.Disposable {
   /** A ranking from the engine: shown with this window's switches, sent to the dashboard if it changed. */
   show(
     ranked: RankedTool[],
-    { strategy, hideBuiltins }: Pick<ViewSettings, 'strategy' | 'hideBuiltins'>,
+    { strategy, hideBuiltins }: Pick<ActivityTypes.ViewSettings, 'strategy' | 'hideBuiltins'>,
   ): void {
     if (this.disposed) return;
     this.ranked = withConfigSwitches(ranked, this.scanner.latest);
@@ -219,7 +217,11 @@ export class ProjectTools implements vscode.Disposable {
   }
 
   /** Disable or re-enable an MCP server for this project (see ServerSwitch). */
-  setServerEnabled(server: string, enabled: boolean, request: ToggleRequest = 'user'): Promise<boolean> {
+  setServerEnabled(
+    server: string,
+    enabled: boolean,
+    request: ToolTypes.ToggleRequest = 'user',
+  ): Promise<boolean> {
     return this.serverSwitch.set(server, enabled, request);
   }
 

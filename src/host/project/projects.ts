@@ -4,9 +4,7 @@ import {
   identifyProject,
   isWithin,
   makeHomePrivate,
-  makePrivateDir,
   ProjectEngine,
-  projectStateDir,
   resolveHome,
   yieldToHost,
 } from '../../engine';
@@ -51,11 +49,7 @@ export class Projects implements vscode.Disposable {
     private readonly connection: AgentConnection,
   ) {
     this.follower = new LogFollower(this, log, () => this.fire());
-    this.advice = new ContextAdvice(
-      () => this.home,
-      log,
-      () => this.fire(),
-    );
+    this.advice = new ContextAdvice(log, () => this.fire());
   }
 
   get all(): readonly LiveProject[] {
@@ -103,7 +97,6 @@ export class Projects implements vscode.Disposable {
         const { id, name } = identifyProject(folder);
         if (opened.has(id)) continue; // two worktrees of one repository are one project
         opened.add(id);
-        makePrivateDir(projectStateDir(this.home, id));
         pauses = longestPause();
         const openStarted = Date.now();
         const engine = await ProjectEngine.open({

@@ -5,12 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { unlinked, visibleLine } from '../../shared/visibleText';
-import {
-  planProjectServerEnabled,
-  toggleConfirmation,
-  type ToggleRequest,
-  writeProjectServerEnabled,
-} from '../../engine';
+import { type ToolTypes } from '../../engine';
 import type { Log } from '../editor/log';
 import { shortMessage } from '../views/errorText';
 import { allowedInWorkspace } from '../editor/workspaceTrust';
@@ -39,7 +34,7 @@ export class ServerSwitch {
    * rescanned before this resolves, so whatever shows them next shows the change. Resolves to whether the
    * file was changed.
    */
-  async set(server: string, enabled: boolean, request: ToggleRequest): Promise<boolean> {
+  async set(server: string, enabled: boolean, request: ToolTypes.ToggleRequest): Promise<boolean> {
     if (!allowedInWorkspace(`${enabled ? 'Enabling' : 'Disabling'} an MCP server`)) return false;
     try {
       return await this.toggleServer(server, enabled, request);
@@ -52,16 +47,16 @@ export class ServerSwitch {
     }
   }
 
-  private async toggleServer(server: string, enabled: boolean, request: ToggleRequest): Promise<boolean> {
+  private async toggleServer(
+    server: string,
+    enabled: boolean,
+    request: ToolTypes.ToggleRequest,
+  ): Promise<boolean> {
     if (!this.tools.isServer(server)) {
       this.log.warn(`${this.host.name}: no MCP server "${server}" in the registry; nothing changed`);
       return false;
     }
-    const plan = planProjectServerEnabled({
-      projectRoot: this.host.engine.identity.mainRoot,
-      server,
-      enabled,
-    });
+    const plan = this.host.engine.tools.planServerSwitch(server, enabled);
     if (!plan.supported) {
       void vscode.window.showWarningMessage(
         notice(
@@ -79,13 +74,13 @@ export class ServerSwitch {
       );
       return false;
     }
-    const confirmation = toggleConfirmation(plan, request, this.host.name, this.host.engine.home);
+    const confirmation = this.host.engine.tools.switchConfirmation(plan, request, this.host.name);
     if (confirmation) {
       const { message, detail, button } = confirmation;
       if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) !== button)
         return false;
     }
-    const backup = writeProjectServerEnabled(plan, this.host.engine.home);
+    const backup = this.host.engine.tools.writeServerSwitch(plan);
     this.log.info(`${plan.file}: ${plan.changes.join('; ')}${backup ? ` (backup ${backup})` : ''}`);
     await this.tools.rescan();
     if (enabled) {

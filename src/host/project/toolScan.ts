@@ -1,11 +1,5 @@
 /** One project's config scans, applied to its registry. */
-import {
-  applyScan,
-  type ConfigScan,
-  type ProjectEngine,
-  scanConfigsOffThread,
-  yieldToHost,
-} from '../../engine';
+import { type ProjectEngine, scanConfigsOffThread, yieldToHost, type ToolTypes } from '../../engine';
 import type { ToolProblemView } from '../../shared/protocol';
 import { toolProblems } from '../views/toolsView';
 import type { Log } from '../editor/log';
@@ -22,7 +16,7 @@ export interface ToolHost {
 
 export class ToolScanner {
   /** The latest scan of the config files, whose on/off switches the ranking shows. */
-  latest: ConfigScan | undefined;
+  latest: ToolTypes.ConfigScan | undefined;
   problems: ToolProblemView[] = [];
   scannedAt: number | null = null;
   /** What the last applied scan found, and when, so that a scan finding the same skips the database. */
@@ -45,7 +39,7 @@ export class ToolScanner {
     if (this.stopped()) return;
     try {
       // On a worker: a hostile repository's files cost a warning, never the host's thread.
-      const scan: ConfigScan = await scanConfigsOffThread({
+      const scan: ToolTypes.ConfigScan = await scanConfigsOffThread({
         projectRoot: this.host.engine.identity.mainRoot,
       });
       if (this.stopped()) return;
@@ -62,7 +56,7 @@ export class ToolScanner {
       // changes nothing but the confirmation time, which only matters on a scale of days.
       const key = JSON.stringify([scan.entries, scan.problems, scan.scopes]);
       if (key === this.appliedKey && Date.now() - this.appliedAt < CONFIRM_INTERVAL_MS) return;
-      const applied = applyScan(this.host.engine, scan);
+      const applied = this.host.engine.tools.applyScan(scan);
       this.appliedKey = key;
       this.appliedAt = Date.now();
       if (applied.added.length || applied.staled.length || applied.restored.length)

@@ -1,12 +1,6 @@
 /** The context gauge and its breakdown as the dashboard shows them: pure, tested without VS Code. */
-import {
-  type AgentId,
-  type BreakdownItem,
-  type ContextBreakdown,
-  type GaugeReading,
-  usageLevel,
-} from '../../engine';
-import { agentName } from '../../shared/agents';
+import { type BreakdownItem, type GaugeReading, usageLevel, type ContextTypes } from '../../engine';
+import { type AgentId, agentName } from '../../shared/agents';
 import type { BreakdownView, GaugeView } from '../../shared/protocol';
 
 /** Trend points sent to the dashboard. */
@@ -14,7 +8,7 @@ const TREND_POINTS = 60;
 /** The largest items sent to the dashboard (the engine keeps more, for the advice). */
 const ITEMS_SENT = 20;
 
-function breakdownView(breakdown: ContextBreakdown): BreakdownView {
+function breakdownView(breakdown: ContextTypes.ContextBreakdown): BreakdownView {
   return {
     categories: breakdown.categories,
     autocompactAt: breakdown.autocompactAt,

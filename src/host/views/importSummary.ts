@@ -1,8 +1,11 @@
 /** What _Import Agent History_ says when it is done: the figures, and the first file it could not read. */
-import type { TranscriptImportResult } from '../../engine';
+import type { ActivityTypes } from '../../engine';
 import { unlinked, visibleLine } from '../../shared/visibleText';
 
-export function importSummary(result: TranscriptImportResult): { message: string; problems: boolean } {
+export function importSummary(result: ActivityTypes.TranscriptImportResult): {
+  message: string;
+  problems: boolean;
+} {
   const found =
     `${result.toolCalls.toLocaleString('en-US')} tool calls (${result.failures.toLocaleString('en-US')} failed), ` +
     `${result.prompts.toLocaleString('en-US')} prompts and ${result.sessions.toLocaleString('en-US')} sessions`;

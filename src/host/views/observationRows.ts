@@ -2,14 +2,7 @@
  * The rows of Search Memory and Show Timeline, built from the engine's results: pure functions, tested without
  * VS Code. The pickers add the buttons.
  */
-import {
-  type Observation,
-  type SearchHit,
-  type SearchResult,
-  shortId,
-  type TimelineOptions,
-  type TimelineResult,
-} from '../../engine';
+import { type Observation, shortId, type MemoryTypes } from '../../engine';
 import { memoryTypeIcon, oneLineClip } from '../../shared/memory';
 import { clockTime, relativeTime } from '../../shared/relativeTime';
 
@@ -24,7 +17,7 @@ export interface ObservationRow {
   detail?: string;
   alwaysShow: true;
   observation?: Observation;
-  page?: TimelineOptions;
+  page?: MemoryTypes.TimelineOptions;
 }
 
 /** A search hit or timeline entry as a row: icon and text, then time of day, age, type and id. */
@@ -43,7 +36,7 @@ export function observationRow(
 }
 
 /** The snippet is worth a second line when it shows more than the label already does. */
-function snippetDetail(hit: SearchHit): string | undefined {
+function snippetDetail(hit: MemoryTypes.SearchHit): string | undefined {
   const label = oneLineClip(hit.text, LABEL_CHARS);
   const snippet = oneLineClip(hit.snippet, 200);
   return snippet && snippet !== label && !label.includes(snippet.replace(/^…|…$/g, '')) ? snippet : undefined;
@@ -52,7 +45,7 @@ function snippetDetail(hit: SearchHit): string | undefined {
 /** Search Memory's rows and title for the words and type filters typed. */
 export function searchRows(
   projectName: string,
-  search: { query: string; types: readonly string[]; result: SearchResult; total: number },
+  search: { query: string; types: readonly string[]; result: MemoryTypes.SearchResult; total: number },
   now: number,
 ): { rows: ObservationRow[]; title: string } {
   const { query, types, result, total } = search;
@@ -71,7 +64,7 @@ export function searchRows(
 }
 
 /** Where the timeline starts: around an observation (5 before, 5 after), or the latest page before now. */
-export function firstTimelinePage(anchorId: string | undefined, now: number): TimelineOptions {
+export function firstTimelinePage(anchorId: string | undefined, now: number): MemoryTypes.TimelineOptions {
   return anchorId ? { anchorId, before: 5, after: 5 } : { anchorAt: now, before: TIMELINE_PAGE, after: 0 };
 }
 
@@ -81,8 +74,8 @@ export function firstTimelinePage(anchorId: string | undefined, now: number): Ti
  */
 export function timelineRows(
   projectName: string,
-  result: TimelineResult,
-  page: TimelineOptions,
+  result: MemoryTypes.TimelineResult,
+  page: MemoryTypes.TimelineOptions,
   now: number,
 ): { rows: ObservationRow[]; title: string; active: ObservationRow | undefined } {
   const rows: ObservationRow[] = [];

@@ -1,5 +1,5 @@
 /** The Tools section's rows, built from the ranking and the last config scan: pure, tested without VS Code. */
-import { type ConfigScan, displayPath, type RankedTool } from '../../engine';
+import { displayPath, type RankedTool, type ToolTypes } from '../../engine';
 import type { ToolProblemView, ToolView } from '../../shared/protocol';
 
 /** A ranked tool (and an MCP server's tools) as the dashboard shows it, its file relative to the project or `~`. */
@@ -32,7 +32,7 @@ export function toolView(tool: RankedTool, projectRoot: string, userHome: string
 }
 
 /** The config files a scan could not read (or read whole), as the dashboard lists them. */
-export function toolProblems(scan: ConfigScan): ToolProblemView[] {
+export function toolProblems(scan: ToolTypes.ConfigScan): ToolProblemView[] {
   return scan.problems.map((problem) => ({
     file: displayPath(problem.file, scan.projectRoot, scan.userHome),
     message: problem.message,

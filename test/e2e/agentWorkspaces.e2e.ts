@@ -1,7 +1,8 @@
 /**
- * A workspace that only Codex CLI has touched, in a real VS Code: the extension activates on its `.codex`
- * folder (no Claude Code file, no sidebar opened) and the status bar shows the live session's context, read
- * from the rollout Codex's hooks named. Screenshot: test-output/e2e/agent-workspaces/.
+ * Workspaces that only one agent other than Claude Code has touched, in a real VS Code: the extension
+ * activates on that agent's trace (no Claude Code file, no sidebar opened) and the status bar shows the live
+ * session's context, read from the session file the agent's hooks named. Screenshots:
+ * test-output/e2e/agent-workspaces/.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,81 +15,133 @@ import { type Workbench, extensionOutput, launchWorkbench } from '../support/wor
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-output', 'e2e', 'agent-workspaces');
 const VSIX = path.join(REPO_ROOT, 'dist', 'context-deck.vsix');
-/** A real Codex CLI rollout (test/fixtures/codex/README.md): 132,006 tokens of a 258,400-token window. */
-const ROLLOUT = 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl';
-const SESSION = '019e1625-789d-76c0-80ab-3724b5ddb799';
 
-/** The rollout with its times moved so that its last line is a minute old: a session still running. */
-function recentRollout(file: string): string {
-  const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+/** A session file with its times moved so that its last line is a minute old: a session still running. */
+function recentCopy(fixture: string, to: string): void {
+  const lines = fs.readFileSync(path.join(FIXTURES_DIR, fixture), 'utf8').trim().split('\n');
   const times = lines.map((line) => Date.parse((JSON.parse(line) as { timestamp: string }).timestamp));
   const shift = Date.now() - 60_000 - Math.max(...times);
-  return lines
-    .map((line, index) => {
-      const record = JSON.parse(line) as { timestamp: string };
-      return JSON.stringify({ ...record, timestamp: new Date(times[index] + shift).toISOString() });
-    })
-    .join('\n')
-    .concat('\n');
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.writeFileSync(
+    to,
+    lines
+      .map((line, index) => {
+        const record = JSON.parse(line) as { timestamp: string };
+        return JSON.stringify({ ...record, timestamp: new Date(times[index] + shift).toISOString() });
+      })
+      .join('\n')
+      .concat('\n'),
+  );
 }
 
-describe('a Codex-only workspace in a real VS Code', () => {
-  let root: string;
-  let workbench: Workbench;
+interface AgentWorkspace {
+  name: string;
+  /** The one trace of the agent in the project (a folder ends in `/`). */
+  trace: string;
+  /** Where the agent keeps its session file, under the test's root; and the fixture copied there. */
+  sessionFile: (root: string) => string;
+  fixture: string;
+  /** The hook payload the recorder logged for the session's start (a fixture), and the agent it tagged. */
+  hook: { fixture: string; agent: string; sessionId: string };
+  /** The environment that points the agent's folders into the test's root. */
+  env: (root: string) => Record<string, string>;
+  /** What the status bar shows. */
+  shows: RegExp;
+}
 
-  before(async () => {
-    assert.ok(fs.existsSync(VSIX), `the packaged extension exists (${VSIX}); run npm run package`);
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-e2e-codex-'));
-    const project = path.join(root, 'service');
-    const home = path.join(root, 'context-deck');
-    const codexHome = path.join(root, 'codex-home');
-    fs.mkdirSync(path.join(project, '.codex'), { recursive: true });
-    fs.writeFileSync(path.join(project, 'README.md'), '# service\n');
-    const rollout = path.join(codexHome, 'sessions', '2026', '05', '11', ROLLOUT.replace('.excerpt', ''));
-    fs.mkdirSync(path.dirname(rollout), { recursive: true });
-    fs.writeFileSync(rollout, recentRollout(path.join(FIXTURES_DIR, 'codex', ROLLOUT)));
-    // What the recorder wrote for Codex's SessionStart hook: the payload, stamped and tagged.
-    const hook = JSON.parse(
-      fs.readFileSync(path.join(FIXTURES_DIR, 'codex', 'hook-payloads', 'SessionStart.input.json'), 'utf8'),
-    ) as Record<string, unknown>;
-    fs.mkdirSync(path.join(home, 'events'), { recursive: true });
-    fs.writeFileSync(
-      path.join(home, 'events', 'codex.jsonl'),
-      `${JSON.stringify({
-        ...hook,
-        session_id: SESSION,
-        cwd: project,
-        transcript_path: rollout,
-        _cd: { ts: new Date().toISOString(), agent: 'codex', v: 'test' },
-      })}\n`,
-    );
-    fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
-    workbench = await launchWorkbench({
-      vsix: VSIX,
-      workspace: project,
-      env: {
-        CONTEXT_DECK_HOME: home,
-        CODEX_HOME: codexHome,
-        CLAUDE_CONFIG_DIR: path.join(root, 'no-claude'),
-      },
-      screenshotsDir: SCREENSHOTS,
-    });
-  });
+const WORKSPACES: AgentWorkspace[] = [
+  {
+    name: 'Codex CLI',
+    trace: '.codex/',
+    // A real Codex CLI rollout (test/fixtures/codex/README.md): 132,006 tokens of a 258,400-token window.
+    fixture: 'codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.excerpt.jsonl',
+    sessionFile: (root) =>
+      path.join(
+        root,
+        'codex-home/sessions/2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+      ),
+    hook: {
+      fixture: 'codex/hook-payloads/SessionStart.input.json',
+      agent: 'codex',
+      sessionId: '019e1625-789d-76c0-80ab-3724b5ddb799',
+    },
+    env: (root) => ({ CODEX_HOME: path.join(root, 'codex-home') }),
+    shows: /ctx 51%/,
+  },
+  {
+    name: "VS Code's agent",
+    trace: '.vscode/mcp.json',
+    // A transcript that records usage (test/fixtures/vscode/README.md): 21,985 tokens of 200,000.
+    fixture: 'vscode/transcripts/usage-session.jsonl',
+    sessionFile: (root) =>
+      path.join(
+        root,
+        'Code/User/workspaceStorage/0a1b/GitHub.copilot-chat/transcripts/c4d5e6f7-1a2b-4c3d-9e4f-5a6b7c8d9e0f.jsonl',
+      ),
+    hook: {
+      fixture: 'vscode/local/SessionStart.json',
+      agent: 'vscode',
+      sessionId: 'c4d5e6f7-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+    },
+    env: (root) => ({ VSCODE_USER_DATA_DIRS: path.join(root, 'Code') }),
+    shows: /ctx 11%/,
+  },
+];
 
-  after(async () => {
-    await workbench?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+for (const agent of WORKSPACES)
+  describe(`a workspace only ${agent.name} has touched, in a real VS Code`, () => {
+    let root: string;
+    let workbench: Workbench;
 
-  test('activates on .codex and shows the Codex session’s context in the status bar, sidebar closed', async () => {
-    const status = workbench.page.locator('.statusbar-item', { hasText: /ctx \d+%/ }).first();
-    await status.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
-      await workbench.screenshot('00-no-gauge');
-      assert.fail(
-        `no gauge in the status bar (${String(error)}); the extension said:\n${extensionOutput(workbench)}`,
+    before(async () => {
+      assert.ok(fs.existsSync(VSIX), `the packaged extension exists (${VSIX}); run npm run package`);
+      root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-e2e-agent-'));
+      const project = path.join(root, 'service');
+      const home = path.join(root, 'context-deck');
+      const trace = path.join(project, agent.trace);
+      if (agent.trace.endsWith('/')) fs.mkdirSync(trace, { recursive: true });
+      else {
+        fs.mkdirSync(path.dirname(trace), { recursive: true });
+        fs.writeFileSync(trace, '{ "servers": {} }\n');
+      }
+      fs.writeFileSync(path.join(project, 'README.md'), '# service\n');
+      const sessionFile = agent.sessionFile(root);
+      recentCopy(agent.fixture, sessionFile);
+      // What the recorder wrote for the agent's SessionStart hook: the payload, stamped and tagged.
+      const hook = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, agent.hook.fixture), 'utf8')) as object;
+      fs.mkdirSync(path.join(home, 'events'), { recursive: true });
+      fs.writeFileSync(
+        path.join(home, 'events', `${agent.hook.agent}.jsonl`),
+        `${JSON.stringify({
+          ...hook,
+          session_id: agent.hook.sessionId,
+          cwd: project,
+          transcript_path: sessionFile,
+          _cd: { ts: new Date().toISOString(), agent: agent.hook.agent, v: 'test' },
+        })}\n`,
       );
+      workbench = await launchWorkbench({
+        vsix: VSIX,
+        workspace: project,
+        env: { CONTEXT_DECK_HOME: home, CLAUDE_CONFIG_DIR: path.join(root, 'no-claude'), ...agent.env(root) },
+        screenshotsDir: SCREENSHOTS,
+      });
     });
-    assert.match((await status.textContent()) ?? '', /ctx 51%/);
-    await workbench.screenshot('01-codex-only-status-bar');
+
+    after(async () => {
+      await workbench?.stop();
+      if (root) fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    test(`activates on ${agent.trace} and shows the session’s context in the status bar, sidebar closed`, async () => {
+      const status = workbench.page.locator('.statusbar-item', { hasText: /ctx \d+%/ }).first();
+      await status.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
+        await workbench.screenshot(`${agent.hook.agent}-no-gauge`);
+        assert.fail(
+          `no gauge in the status bar (${String(error)}); the extension said:\n${extensionOutput(workbench)}`,
+        );
+      });
+      assert.match((await status.textContent()) ?? '', agent.shows);
+      await workbench.screenshot(`${agent.hook.agent}-only-status-bar`);
+    });
   });
-});

@@ -3,6 +3,7 @@
  * ship in dist/, a user home with Context Deck's home at its default place in it, and a project.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before } from 'node:test';
 import { bundleForNode } from './bundle';
@@ -16,6 +17,8 @@ export interface ConnectMachine {
   home: string;
   /** The bundled CLI on the project, run as the user (`env` over theirs). */
   cli(env: NodeJS.ProcessEnv, ...args: string[]): SpawnSyncReturns<string>;
+  /** Every file under `dir` with its bytes, Context Deck's own home left out: to compare before and after. */
+  snapshot(dir: string): Record<string, string>;
 }
 
 /** The machine, set up before the file's tests and removed after them. */
@@ -31,6 +34,20 @@ export function useConnectMachine(prefix: string): ConnectMachine {
         [path.join(bin, 'cli.js'), ...args, '--home', machine.home, '--project', machine.ws.project],
         { encoding: 'utf8', env: { ...process.env, HOME: machine.userHome, CONTEXT_DECK_HOME: '', ...env } },
       ),
+    snapshot: (dir) => {
+      const files: Record<string, string> = {};
+      const walk = (folder: string) => {
+        if (!fs.existsSync(folder)) return;
+        for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+          const full = path.join(folder, entry.name);
+          if (full === machine.home) continue;
+          if (entry.isDirectory()) walk(full);
+          else files[path.relative(dir, full)] = fs.readFileSync(full, 'latin1');
+        }
+      };
+      walk(dir);
+      return files;
+    },
   };
   before(async () => {
     machine.ws = tempWorkspace(prefix);

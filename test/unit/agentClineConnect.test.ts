@@ -44,22 +44,6 @@ function runHookFile(file: string, payload: unknown) {
   });
 }
 
-/** Every file under `dir` with its text, Context Deck's home left out. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (folder: string) => {
-    if (!fs.existsSync(folder)) return;
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-      const full = path.join(folder, entry.name);
-      if (full === home) continue;
-      if (entry.isDirectory()) walk(full);
-      else files[path.relative(dir, full)] = fs.readFileSync(full, 'latin1');
-    }
-  };
-  walk(dir);
-  return files;
-}
-
 /** The payload as Cline sends it for this workspace. */
 function forProject(payload: Record<string, unknown>): Record<string, unknown> {
   return { ...payload, workspaceRoots: [ws.project] };
@@ -67,7 +51,7 @@ function forProject(payload: Record<string, unknown>): Record<string, unknown> {
 
 describe('connect Cline', () => {
   test('hooks install writes an executable file per hook; each records its event; uninstall removes exactly them', async () => {
-    const before = { project: snapshot(ws.project), user: snapshot(userHome) };
+    const before = { project: machine.snapshot(ws.project), user: machine.snapshot(userHome) };
     const install = cli('hooks', 'install', '--agent', 'cline', '--scope', 'project', '--json');
     assert.equal(install.status, 0, install.stderr);
     const said = JSON.parse(install.stdout) as { file: string; changes: string[]; written: boolean };
@@ -142,7 +126,7 @@ describe('connect Cline', () => {
 
     const uninstall = cli('hooks', 'uninstall', '--agent', 'cline', '--scope', 'project');
     assert.equal(uninstall.status, 0, uninstall.stderr);
-    assert.deepEqual({ project: snapshot(ws.project), user: snapshot(userHome) }, before);
+    assert.deepEqual({ project: machine.snapshot(ws.project), user: machine.snapshot(userHome) }, before);
     assert.equal(fs.existsSync(dir), true, 'the folder Connect made stays (it may hold other hooks later)');
     fs.rmSync(path.join(ws.project, '.clinerules'), { recursive: true });
   });

@@ -204,22 +204,6 @@ describe('connect Claude Code', () => {
   });
 });
 
-/** Every file under `dir` with its bytes, Context Deck's own home left out. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (folder: string) => {
-    if (!fs.existsSync(folder)) return;
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-      const full = path.join(folder, entry.name);
-      if (full === home) continue;
-      if (entry.isDirectory()) walk(full);
-      else files[path.relative(dir, full)] = fs.readFileSync(full, 'latin1');
-    }
-  };
-  walk(dir);
-  return files;
-}
-
 describe('connect the other agents', () => {
   /** Each agent's hook file holds the command under its event names: the first command found. */
   function firstCommand(file: string): string | undefined {
@@ -230,7 +214,7 @@ describe('connect the other agents', () => {
   for (const agent of ['vscode', 'codex', 'opencode']) {
     for (const scope of ['project', 'user']) {
       test(`${agent}, ${scope} scope: connect writes its file, disconnect leaves every file as it was`, () => {
-        const before = { project: snapshot(ws.project), user: snapshot(userHome) };
+        const before = { project: machine.snapshot(ws.project), user: machine.snapshot(userHome) };
         const install = cli('hooks', 'install', '--agent', agent, '--scope', scope, '--json');
         assert.equal(install.status, 0, install.stderr);
         const { file, changes } = JSON.parse(install.stdout) as { file: string; changes: string[] };
@@ -262,7 +246,7 @@ describe('connect the other agents', () => {
         }
         const uninstall = cli('hooks', 'uninstall', '--agent', agent, '--scope', scope);
         assert.equal(uninstall.status, 0, uninstall.stderr);
-        assert.deepEqual({ project: snapshot(ws.project), user: snapshot(userHome) }, before);
+        assert.deepEqual({ project: machine.snapshot(ws.project), user: machine.snapshot(userHome) }, before);
       });
     }
   }

@@ -20,7 +20,7 @@ import type { EventPayload } from '../../src/engine/events/eventLine';
 import { sessionFileOf, sessionGauge, sessionOfFile } from '../../src/engine/live/activeSession';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
-import { FIXTURES_DIR, allHookExamples, tempWorkspace } from '../support/events';
+import { FIXTURES_DIR, allHookExamples, appendEvents, tempWorkspace } from '../support/events';
 
 const FIXTURES = path.join(FIXTURES_DIR, 'cline');
 /** The project folder the fixtures' tasks were begun in. */
@@ -28,11 +28,34 @@ const FIXTURE_ROOT = '/home/dev/todo-app';
 const TASK_NATIVE = '1764320000000';
 const TASK_XML = '1764310000000';
 
-const HOOKS = fs
-  .readFileSync(path.join(FIXTURES, 'hooks.jsonl'), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim())
-  .map((line) => JSON.parse(line) as EventPayload);
+/** A fixture of hook payloads, one a line. */
+function hookLines(name: string): EventPayload[] {
+  return fs
+    .readFileSync(path.join(FIXTURES, name), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as EventPayload);
+}
+const HOOKS = hookLines('hooks.jsonl');
+
+/** Each payload read as the recorder reads it, asserting it is Cline's and certainly so. */
+function readEach(payloads: EventPayload[]) {
+  return payloads.map((payload) => {
+    assert.equal(clinePayloads.recognise(payload), 2, String(payload.hookName));
+    const { agent, event } = readPayload(payload);
+    assert.equal(agent, 'cline');
+    return event;
+  });
+}
+
+/** Only Cline's files for the import to find: the other agents' folders point nowhere. */
+function onlyCline(ws: { home: string; project: string }): void {
+  process.env.CLINE_STORAGE_DIRS = storageFor(ws.project);
+  process.env.CLAUDE_CONFIG_DIR = path.join(ws.home, 'no-claude');
+  process.env.CODEX_HOME = path.join(ws.home, 'no-codex');
+  process.env.XDG_DATA_HOME = path.join(ws.home, 'no-data');
+  process.env.VSCODE_USER_DATA_DIRS = path.join(ws.home, 'no-vscode');
+}
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -76,12 +99,7 @@ describe('Cline in the adapter list', () => {
 
 describe('Cline hook payloads', () => {
   test('each hook of a task reads as Cline’s event, certain of it', () => {
-    const events = HOOKS.map((payload) => {
-      assert.equal(clinePayloads.recognise(payload), 2, String(payload.hookName));
-      const { agent, event } = readPayload(payload);
-      assert.equal(agent, 'cline');
-      return event;
-    });
+    const events = readEach(HOOKS);
     assert.deepEqual(
       events.map((event) => [event?.name, event?.kind, event?.sessionId, event?.cwd]),
       [
@@ -260,12 +278,7 @@ describe('Cline task folders', () => {
     const ws = tempWorkspace('cd-cline-import-');
     const saved = { ...process.env };
     try {
-      const storage = storageFor(ws.project);
-      process.env.CLINE_STORAGE_DIRS = storage;
-      process.env.CLAUDE_CONFIG_DIR = path.join(ws.home, 'no-claude');
-      process.env.CODEX_HOME = path.join(ws.home, 'no-codex');
-      process.env.XDG_DATA_HOME = path.join(ws.home, 'no-data');
-      process.env.VSCODE_USER_DATA_DIRS = path.join(ws.home, 'no-vscode');
+      onlyCline(ws);
       const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project });
       try {
         const first = await importTranscripts(engine);
@@ -445,4 +458,82 @@ describe('Cline hook files on Windows', () => {
     assert.ok(hooks.isConnected(file, start) === false, 'the other files are not written yet');
     assert.deepEqual(hooks.planDisconnect(file, undefined).changes, []);
   });
+});
+
+describe('Cline 4.x (on its SDK)', () => {
+  test('its extension’s and its CLI’s hooks read as Cline’s events, renamed tools as their kinds', () => {
+    const events = readEach(hookLines('hooks-4x.jsonl'));
+    assert.deepEqual(
+      events.map((event) => [event?.kind, event?.tool?.name, event?.tool?.kind]),
+      [
+        ['session-start', undefined, undefined],
+        ['prompt', undefined, undefined],
+        ['tool-end', 'read_files', 'read'],
+        ['tool-failed', 'editor', 'edit'],
+        ['tool-end', 'run_commands', 'shell'],
+        ['stop', undefined, undefined],
+        ['session-start', undefined, undefined],
+        ['prompt', undefined, undefined],
+        ['tool-failed', 'run_commands', 'shell'],
+        ['tool-end', 'mcp__github__create_issue', 'mcp'],
+        ['stop', undefined, undefined],
+      ],
+    );
+    const [, , read, edit, command, , , prompt, sdkCommand, mcp] = events;
+    // The extension passes its hooks no model: "unknown" is no model.
+    assert.equal(events[0]?.model, undefined);
+    assert.equal(read?.tool?.input.path, '/home/dev/todo-app/src/list.ts');
+    assert.deepEqual(edit?.tool?.input.edits, [
+      { before: 'items.sort(byDate)', after: 'items.sort(byDoneThenDate)' },
+    ]);
+    assert.equal(command?.tool?.input.command, 'npm test');
+    assert.equal(prompt?.prompt, 'Run the tests and file an issue for any failure');
+    // The CLI's hooks carry the call's id, and a command that exited 1 is a failure though the call succeeded.
+    assert.deepEqual(
+      [sdkCommand?.tool?.useId, sdkCommand?.tool?.outcome?.exitCode, sdkCommand?.tool?.outcome?.durationMs],
+      ['toolu_01SDKa', 1, 2900],
+    );
+    assert.deepEqual([mcp?.tool?.server, mcp?.tool?.useId], ['github', 'toolu_01SDKb']);
+  });
+});
+
+describe('Cline tool calls seen by both the hooks and an import', () => {
+  /** The fixture task's hooks as the recorder logs them: stamped with when each ran, in `root`. */
+  function recorded(root: string): EventPayload[] {
+    return HOOKS.map((payload) => ({
+      ...payload,
+      workspaceRoots: [root],
+      _cd: { ts: new Date(Number(payload.timestamp)).toISOString(), agent: 'cline', v: 'test' },
+    }));
+  }
+
+  for (const order of ['hooks then import', 'import then hooks'])
+    test(`${order}: each call counts once`, async () => {
+      const ws = tempWorkspace('cd-cline-both-');
+      const saved = { ...process.env };
+      try {
+        onlyCline(ws);
+        const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project });
+        try {
+          const hooks = async () => {
+            appendEvents(ws.home, recorded(ws.project));
+            await engine.ingest();
+          };
+          if (order === 'hooks then import') await hooks();
+          await importTranscripts(engine);
+          if (order === 'import then hooks') await hooks();
+          await importTranscripts(engine, { force: true });
+          const counts = engine.counts();
+          // The import alone counts 10 calls in the two tasks; the hooks' 4 are among them.
+          assert.deepEqual([counts.sessions, counts.toolCalls], [2, 10]);
+          // The hooks' word on how a call went: the edit and the command that exited 1 failed.
+          assert.equal(counts.toolFailures, 2);
+        } finally {
+          await engine.close();
+        }
+      } finally {
+        process.env = saved;
+        ws.cleanup();
+      }
+    });
 });

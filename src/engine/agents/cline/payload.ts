@@ -26,9 +26,34 @@ const HOOKS: Readonly<Record<string, { data: string; kind: EventKind; source?: s
   Notification: { data: 'notification', kind: 'other' },
 };
 
+/**
+ * Cline 4.x's SDK hook runner (v4.1.12 `sdk/packages/core/src/hooks/subprocess.ts`, used by its CLI) names the
+ * hooks after its runtime events but still fills the 3.x data keys: the hook each name stands for. The VS Code
+ * extension keeps the 3.x names (`apps/vscode/src/sdk/hooks-adapter.ts`). Neither fires PreCompact or
+ * Notification.
+ */
+const SDK_HOOKS: Readonly<Record<string, string>> = {
+  agent_start: 'TaskStart',
+  agent_resume: 'TaskResume',
+  agent_abort: 'TaskCancel',
+  agent_error: 'TaskCancel',
+  agent_end: 'TaskComplete',
+  prompt_submit: 'UserPromptSubmit',
+  tool_call: 'PreToolUse',
+  tool_result: 'PostToolUse',
+};
+
+/** The SDK hooks' own record of the call (`tool_call`/`tool_result` `{id, name, input, …}`): its id. */
+function sdkCallId(payload: EventPayload, name: string): string | undefined {
+  const record = payload[name];
+  return isObject(record) ? jsonText(record.id) || undefined : undefined;
+}
+
 function hookOf(payload: EventPayload): string | undefined {
   const name = stringField(payload, 'hookName');
-  return name !== undefined && Object.hasOwn(HOOKS, name) ? name : undefined;
+  return name !== undefined && (Object.hasOwn(HOOKS, name) || Object.hasOwn(SDK_HOOKS, name))
+    ? name
+    : undefined;
 }
 
 /** 2 for a payload in Cline's shape (a known `hookName` with `clineVersion` or `taskId`), else 0. */
@@ -45,7 +70,7 @@ function dataOf(payload: EventPayload, key: string): Json {
 function normalise(payload: EventPayload): AgentEvent | undefined {
   const name = hookOf(payload);
   if (name === undefined) return undefined;
-  const hook = HOOKS[name];
+  const hook = HOOKS[Object.hasOwn(SDK_HOOKS, name) ? SDK_HOOKS[name] : name];
   const data = dataOf(payload, hook.data);
   const event: AgentEvent = { agent: 'cline', kind: hook.kind, name };
   const taskId = stringField(payload, 'taskId');
@@ -54,7 +79,8 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
   const cwd = typeof roots[0] === 'string' ? roots[0] : undefined;
   if (cwd) event.cwd = cwd;
   const model = isObject(payload.model) ? jsonText(payload.model.slug) : undefined;
-  if (model) event.model = model;
+  // Cline 4.x's extension passes no model to its hooks: `HookFactory` then writes "unknown".
+  if (model && model !== 'unknown') event.model = model;
   switch (hook.kind) {
     case 'session-start':
       event.source = hook.source;
@@ -67,7 +93,7 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
     case 'tool-end': {
       const tool = jsonText(data.toolName);
       if (!tool) return undefined;
-      const call = clineToolCall(tool, data.parameters);
+      const call = clineToolCall(tool, data.parameters, sdkCallId(payload, name));
       if (hook.kind === 'tool-end') {
         call.outcome = clineOutcome(jsonText(data.result), data.success === true);
         const duration = jsonNumber(data.executionTimeMs) ?? Number(jsonText(data.executionTimeMs));
@@ -82,7 +108,8 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
       event.trigger = 'auto';
       break;
     case 'stop':
-      if (name === 'TaskCancel') event.endReason = 'cancelled';
+      if (name === 'TaskCancel' || name === 'agent_abort') event.endReason = 'cancelled';
+      else if (name === 'agent_error') event.endReason = 'error';
       break;
   }
   return event;

@@ -1,9 +1,10 @@
 /**
  * Cline's task history: a folder per task, `tasks/<taskId>/`, in the extension's storage (VS Code's
- * globalStorage for `saoudrizwan.claude-dev`, beside Context Deck's own; Cline's CLI keeps the same layout in
- * `~/.cline/data/`), and `state/taskHistory.json` listing the tasks with the folder each began in
- * (cline/cline v3.89.2 `core/storage/disk.ts` GlobalFileNames, `shared/HistoryItem.ts`
- * `cwdOnTaskInitialization`). A task folder holds two whole JSON documents, rewritten as the task runs:
+ * globalStorage for `saoudrizwan.claude-dev`, beside Context Deck's own; Cline 3.x's CLI kept the same layout in
+ * `~/.cline/data/`, where 4.x keeps `sessions/<id>/` instead, not read yet: test/fixtures/cline/README.md), and
+ * `state/taskHistory.json` listing the tasks with the folder each began in (cline/cline v3.89.2
+ * `core/storage/disk.ts` GlobalFileNames, `shared/HistoryItem.ts` `cwdOnTaskInitialization`). A task folder
+ * holds two whole JSON documents, rewritten as the task runs:
  * - `ui_messages.json`, what Cline's panel shows (`shared/ExtensionMessage.ts` ClineMessage `{ts, type:
  *   "say"|"ask", say|ask, text, modelInfo?}`): the task (`say: "task"`), the user's later messages
  *   (`user_feedback`), each model request (`api_req_started`, its `text` the JSON of ClineApiReqInfo

@@ -26,6 +26,12 @@ const BUILTIN_KINDS: Readonly<Record<string, ToolKind>> = {
   access_mcp_resource: 'mcp',
   use_subagents: 'subagent',
   new_task: 'other',
+  // Cline 4.x, on its SDK (v4.1.12 `sdk/packages/core/src/extensions/tools/constants.ts` DefaultToolNames).
+  read_files: 'read',
+  search_codebase: 'search',
+  run_commands: 'shell',
+  fetch_web_content: 'fetch',
+  editor: 'edit',
 };
 
 /** The tools Cline has, for telling its XML tool calls in an assistant's text from other tags. */
@@ -43,6 +49,9 @@ export const CLINE_TOOL_NAMES: readonly string[] = [
   'new_rule',
   'generate_explanation',
   'use_skill',
+  'skills',
+  'ask_question',
+  'submit_and_exit',
 ];
 
 const NATIVE_MCP = '0mcp0';
@@ -59,6 +68,17 @@ function nativeMcpCall(name: string): { key: string; tool: string } | undefined 
   return { key: name.slice(0, at), tool: name.slice(at + NATIVE_MCP.length) };
 }
 
+/**
+ * A 4.x MCP call's server and tool: the SDK names it `<server>__<tool>` (v4.1.12
+ * `sdk/packages/core/src/extensions/mcp/name-transform.ts`; a name over 64 characters is cut and hashed,
+ * which keeps the server's part). Undefined for Cline's own tools, which never hold `__`.
+ */
+function sdkMcpCall(name: string): { server: string; tool: string } | undefined {
+  const at = name.indexOf('__');
+  if (at <= 0 || at + 2 >= name.length || Object.hasOwn(BUILTIN_KINDS, name)) return undefined;
+  return { server: name.slice(0, at), tool: name.slice(at + 2) };
+}
+
 /** `------- SEARCH … ======= … +++++++ REPLACE` blocks (older: `<<<<<<< SEARCH … >>>>>>> REPLACE`). */
 const DIFF_BLOCK = /^(?:-{3,}|<{3,}) SEARCH\r?\n([\s\S]*?)^={3,}\r?\n([\s\S]*?)^(?:\+{3,}|>{3,}) REPLACE/gm;
 
@@ -68,9 +88,34 @@ function editsOf(diff: string | undefined): ToolInput['edits'] {
   return edits.length ? edits : undefined;
 }
 
+/**
+ * A 4.x list parameter: an array in a `tool_use` input, the JSON of one in hook `parameters` (the SDK
+ * stringifies what is not a string, `hooks-adapter.ts` toStringRecord), or a lone string.
+ */
+function listOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  const text = str(value);
+  if (text === undefined) return [];
+  if (!text.startsWith('[')) return [text];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : [text];
+  } catch {
+    return [text];
+  }
+}
+
+/** The strings of a list, or each entry's `key` where the entries are objects. */
+function textsOf(value: unknown, key: string): string[] {
+  return listOf(value).flatMap((entry) => {
+    const text = isObject(entry) ? str(entry[key]) : str(entry);
+    return text === undefined ? [] : [text];
+  });
+}
+
 function inputOf(name: string, params: Json): ToolInput {
   const input: ToolInput = {};
-  const path = str(params.path) ?? str(params.absolutePath);
+  const path = str(params.path) ?? str(params.absolutePath) ?? textsOf(params.files, 'path')[0];
   if (path !== undefined) input.path = path;
   switch (name) {
     case 'execute_command':
@@ -92,6 +137,23 @@ function inputOf(name: string, params: Json): ToolInput {
     case 'web_search':
       input.query = str(params.query);
       break;
+    case 'run_commands':
+      input.command = textsOf(params.commands, 'command').join('\n') || str(params.command);
+      break;
+    case 'search_codebase':
+      input.query = textsOf(params.queries, 'query').join('\n') || undefined;
+      break;
+    case 'fetch_web_content':
+      input.url = textsOf(params.requests, 'url')[0];
+      break;
+    case 'editor': {
+      // `old_text` absent: the file is created with `new_text` (`schemas.ts` EditFileInputSchema).
+      const before = str(params.old_text);
+      const after = str(params.new_text);
+      if (before !== undefined && after !== undefined) input.edits = [{ before, after }];
+      else input.content = after;
+      break;
+    }
   }
   for (const key of Object.keys(input) as Array<keyof ToolInput>)
     if (input[key] === undefined) delete input[key];
@@ -120,9 +182,10 @@ export function clineToolCall(
       input: {},
     };
   }
-  if (name === 'use_mcp_tool' || name === 'access_mcp_resource') {
-    const server = str(args.server_name);
-    const tool = name === 'use_mcp_tool' ? str(args.tool_name) : undefined;
+  const sdkMcp = sdkMcpCall(name);
+  if (sdkMcp || name === 'use_mcp_tool' || name === 'access_mcp_resource') {
+    const server = sdkMcp?.server ?? str(args.server_name);
+    const tool = sdkMcp?.tool ?? (name === 'use_mcp_tool' ? str(args.tool_name) : undefined);
     return {
       name: server && tool ? clineMcpToolName(server, tool) : name,
       kind: 'mcp',
@@ -141,6 +204,12 @@ export function clineToolCall(
 
 /** "Command failed with exit code N." (`CommandOrchestrator`), which Cline 3.x reports as a success. */
 const COMMAND_FAILED = /^Command failed with exit code (-?\d+)/;
+/**
+ * 4.x `run_commands`: a JSON list of `{query, result, error?, success}`, one failed command's `error` being
+ * "Command exited with code N" (v4.1.12 `sdk/packages/core/src/extensions/tools/definitions.ts`
+ * executeShellCommands, `executors/bash.ts` CommandExitError), in a call the SDK counts as no error.
+ */
+const COMMAND_EXITED = /"error"\s*:\s*"Command exited with code (-?\d+)"/;
 /** `formatResponse.toolError` and `toolDenied` (`core/prompts/responses.ts`). */
 const TOOL_ERROR = /^The tool execution failed with the following error:/;
 const TOOL_DENIED = /^The user denied this operation/;
@@ -151,7 +220,7 @@ const TOOL_DENIED = /^The user denied this operation/;
  */
 export function clineOutcome(result: string | undefined, success: boolean | undefined): ToolOutcome {
   const text = result ?? '';
-  const exit = COMMAND_FAILED.exec(text);
+  const exit = COMMAND_FAILED.exec(text) ?? COMMAND_EXITED.exec(text);
   const outcome: ToolOutcome = { failed: false };
   if (exit) {
     outcome.failed = true;

@@ -1,7 +1,7 @@
 /**
  * Pruning advice in a real VS Code: a session at 85% of its window shows what to drop; pinning an item
  * removes it from the advice; compacting shows the exact one-line command first, and with no agent terminal
- * open copies it with a notice. File names chosen by a repository (line breaks, a bidi override) stay names.
+ * open copies it with a notice; a recommendation is dismissed with the keyboard alone. File names chosen by a repository (line breaks, a bidi override) stay names.
  * Screenshots: test-output/e2e/advice/.
  */
 import assert from 'node:assert/strict';
@@ -101,11 +101,17 @@ describe('pruning advice in a real VS Code', () => {
     assert.match(text, /HIGH/);
     // Measured: the context grew from 60k to 90k tokens between the call that read it and the next one.
     assert.match(text, /saves 30k tokens \(measured\)/);
+    assert.match(text, /unrelated to the latest prompt/);
+    // The reason leads; the scoring tiers are one click away.
+    assert.doesNotMatch(text, /Score \d+ of 30/);
+    await legacy.locator('[data-testid="advice-score"] summary').click();
     assert.match(
-      text,
+      await legacy.innerText(),
       /Score \d+ of 30, prune now \(0-8\): recency \d+ .* \+ frequency \d+ .* \+ relevance \d+/,
     );
-    assert.match(text, /unrelated to the latest prompt/);
+    // Said once: the advice points to the forecast under the gauge instead of repeating it.
+    assert.equal(await frame.locator('[data-testid="gauge-forecast"]').count(), 1);
+    assert.doesNotMatch(await frame.locator('[data-testid="advice"]').innerText(), /steps? \(\d+-\d+\)/);
     assert.equal(
       await frame.locator('[data-testid="advice-item"][data-item$="src/api.ts"]').count(),
       0,
@@ -138,6 +144,42 @@ describe('pruning advice in a real VS Code', () => {
     assert.doesNotMatch(text, /\u202e/);
   });
 
+  test('with the keyboard only, Tab reaches a recommendation, its focus shows, and Space dismisses it', async () => {
+    const frame = await workbench.webviewFrame('[data-testid="advice"]');
+    const item = frame.locator('[data-testid="advice-item"][data-item$="legacyExport.ts"]');
+    const dismiss = item.locator('[data-testid="advice-dismiss"]');
+    await dismiss.waitFor({ timeout: 15_000 });
+    await workbench.runCommand('Context Deck: Focus on Dashboard View');
+    // The key that moves the focus toward the button: the view gives back the focus where it last was, which may
+    // be past it. Bounded by the number of things on the page that can take focus.
+    const keyToward = () =>
+      dismiss.evaluate((button) => {
+        const active = button.ownerDocument.activeElement;
+        if (active === button) return null;
+        const PRECEDING = 2;
+        const before =
+          !active ||
+          active === button.ownerDocument.body ||
+          button.compareDocumentPosition(active) & PRECEDING;
+        return before ? 'Tab' : 'Shift+Tab';
+      });
+    const stops = await frame.locator('button, a[href], summary, input, [tabindex="0"]').count();
+    for (
+      let presses = 0, key = await keyToward();
+      key && presses <= stops;
+      presses++, key = await keyToward()
+    )
+      await workbench.page.keyboard.press(key);
+    const focused = () => dismiss.evaluate((button) => button === button.ownerDocument.activeElement);
+    assert.ok(await focused(), 'Tab reaches the Dismiss button of the recommendation');
+    assert.ok(await dismiss.evaluate((button) => button.matches(':focus-visible')), 'the focus is shown');
+    await workbench.page.keyboard.press('Space');
+    await item.waitFor({ state: 'detached', timeout: 15_000 });
+    // The focus moves to Undo, not back to the top of the page.
+    await frame.locator('[data-testid="advice-undo"]:focus').waitFor({ timeout: 15_000 });
+    await workbench.screenshot('04-dismissed-by-keyboard');
+  });
+
   test('compact shows the exact one-line command first; with no agent terminal open, Enter copies it', async () => {
     const frame = await workbench.webviewFrame('[data-testid="advice-compact"]');
     await frame.locator('[data-testid="advice-compact"]').click();
@@ -156,6 +198,6 @@ describe('pruning advice in a real VS Code', () => {
       /^Copied \/compact to the clipboard: no terminal running Claude Code was found\./,
       15_000,
     );
-    await workbench.screenshot('04-compact-copied');
+    await workbench.screenshot('05-compact-copied');
   });
 });

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { writeDemo } from '../support/demoWorkspace';
+import { type DemoDashboard, openDemoDashboard } from '../support/demoDashboard';
 import { REPO_ROOT } from '../support/processes';
 import { placeFixtureTranscripts } from '../support/transcripts';
 import { type Workbench, launchWorkbench } from '../support/workbench';
@@ -59,32 +59,16 @@ async function screenshotView(workbench: Workbench, frame: Frame, dir: string, n
 for (const [theme, colorTheme] of Object.entries(THEMES)) {
   describe(`the dashboard at 300 px, ${theme} theme`, () => {
     const screenshots = path.join(REPO_ROOT, 'test-output', 'e2e', `layout-${theme}`);
-    let root: string;
+    let dashboard: DemoDashboard;
     let workbench: Workbench;
     let frame: Frame;
 
     before(async () => {
-      root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-layout-'));
-      const demo = writeDemo(root);
-      fs.rmSync(screenshots, { recursive: true, force: true });
-      workbench = await launchWorkbench({
-        vsix: VSIX,
-        workspace: demo.project,
-        env: { CONTEXT_DECK_HOME: demo.home, CLAUDE_CONFIG_DIR: demo.claudeDir },
-        userSettings: { 'workbench.colorTheme': colorTheme },
-        screenshotsDir: screenshots,
-      });
-      await workbench.openContainer('Context Deck');
-      await workbench.page.mouse.move(900, 500);
-      frame = await workbench.webviewFrame('[data-testid="advice-command"]', 60_000);
-      await frame.waitForSelector('[data-testid="tool-row"]', { timeout: 30_000 });
-      await frame.waitForSelector('.memory-text', { timeout: 30_000 });
+      dashboard = await openDemoDashboard(colorTheme, screenshots);
+      ({ workbench, frame } = dashboard);
     });
 
-    after(async () => {
-      await workbench?.stop();
-      if (root) fs.rmSync(root, { recursive: true, force: true });
-    });
+    after(() => dashboard?.close());
 
     test('the sidebar is 300 px wide, nothing scrolls sideways and no word is broken mid-word', async () => {
       const width = (await workbench.page.locator('.part.sidebar').boundingBox())?.width;

@@ -1,7 +1,7 @@
 import type { ContextForecast, Recommendation } from '../../src/shared/context';
-import { forecastText, tippingText } from '../../src/shared/forecastText';
 import type { AdviceActionKind, AdviceView } from '../../src/shared/protocol';
-import { formatTokens, keepHyphenatedWords } from '../format';
+import { formatTokens } from '../format';
+import { useEffect, useRef } from 'preact/hooks';
 import { post } from '../vscode';
 import { Breakable } from './Breakable';
 import './advice.css';
@@ -35,9 +35,15 @@ export function AdvicePanel({
   advice: AdviceView;
   forecast: ContextForecast | null;
 }) {
-  const tipping = forecast?.stepsLeft != null ? tippingText(forecast.tipping) : null;
   const act = (itemId: string, action: AdviceActionKind) =>
     post({ type: 'adviceAction', projectId, itemId, action });
+  const undoButton = useRef<HTMLButtonElement>(null);
+  const undoLabel = advice.undo?.label;
+  // A pinned or dismissed item leaves the list with the focus on its button: the focus goes to the Undo that
+  // replaces it, not back to the top of the page.
+  useEffect(() => {
+    if (undoLabel && document.activeElement === document.body) undoButton.current?.focus();
+  }, [undoLabel]);
   return (
     <section
       class={`advice phase-${advice.phase}`}
@@ -58,10 +64,9 @@ export function AdvicePanel({
         </p>
       ))}
       {forecast?.stepsLeft != null && (
-        <p class="advice-forecast" data-testid="advice-forecast">
-          <i class="codicon codicon-watch" aria-hidden="true" /> At this pace:{' '}
-          {keepHyphenatedWords(forecastText(forecast))}.
-          {tipping && ` What tips it: ${keepHyphenatedWords(tipping)}.`}
+        <p class="advice-forecast muted" data-testid="advice-forecast">
+          <i class="codicon codicon-watch" aria-hidden="true" /> When it compacts, and what grows it:{' '}
+          <a href="#gauge-forecast">the forecast under the gauge</a>.
         </p>
       )}
       <div class="advice-compact">
@@ -105,9 +110,10 @@ export function AdvicePanel({
                 </div>
                 <p class="advice-reason muted">{rec.reason}</p>
                 {rec.score !== null && (
-                  <p class="advice-score muted" data-testid="advice-score">
+                  <details class="advice-score muted" data-testid="advice-score">
+                    <summary>How it is scored</summary>
                     Score {rec.explanation}
-                  </p>
+                  </details>
                 )}
                 <div class="advice-actions">
                   <button
@@ -149,6 +155,7 @@ export function AdvicePanel({
           type="button"
           class="link-button"
           data-testid="advice-undo"
+          ref={undoButton}
           onClick={() => post({ type: 'adviceUndo', projectId })}
         >
           <i class="codicon codicon-discard" aria-hidden="true" /> Undo: {advice.undo.label}

@@ -33,6 +33,7 @@ export function App() {
   const multiRoot = state.projects.length > 1;
   return (
     <main class="dashboard">
+      <h1 class="visually-hidden">Context Deck</h1>
       {state.folderOpen === false && <NoFolder />}
       {state.problem && (
         <div class="problem" role="alert">

@@ -36,7 +36,6 @@ export function Counts({ counts, projectId, rejectsOpen, onRejectsClick }: Props
           class={counts.rejected > 0 ? 'tile tile-button has-rejects' : 'tile tile-button'}
           aria-expanded={rejectsOpen}
           aria-controls={`rejects-${projectId}`}
-          aria-label={`${formatCount(counts.rejected)} rejected lines: ${rejectsOpen ? 'hide' : 'show'} why`}
           onClick={onRejectsClick}
         >
           <span class="tile-label">

@@ -69,11 +69,14 @@ export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeVie
       )}
       {gauge.trend.length > 1 && <Trend gauge={gauge} />}
       {active && <Forecast gauge={gauge} />}
-      {note && (
-        <p class="gauge-note" role="status">
-          <i class="codicon codicon-warning" aria-hidden="true" /> {note}
-        </p>
-      )}
+      {/* Always there, so its text changing (only with the level, never with a tick) is announced, politely. */}
+      <div role="status" data-testid="gauge-level">
+        {note && (
+          <p class="gauge-note">
+            <i class="codicon codicon-warning" aria-hidden="true" /> {note}
+          </p>
+        )}
+      </div>
       {gauge.compactedSinceUsage && (
         <p class="muted">
           {active
@@ -127,7 +130,7 @@ function Forecast({ gauge }: { gauge: GaugeView }) {
   const { forecast } = gauge;
   const tipping = forecast.stepsLeft === null ? null : tippingText(forecast.tipping);
   return (
-    <p class="gauge-forecast muted" data-testid="gauge-forecast">
+    <p class="gauge-forecast muted" id="gauge-forecast" data-testid="gauge-forecast">
       <i class="codicon codicon-watch" aria-hidden="true" />{' '}
       {keepHyphenatedWords(
         forecast.stepsLeft === null

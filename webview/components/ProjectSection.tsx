@@ -157,7 +157,7 @@ function Meta({ project }: { project: ProjectView }) {
   return (
     <dl class="meta">
       <dt>Last event</dt>
-      <dd role="status">
+      <dd>
         {project.lastEventAt === null ? (
           'none yet'
         ) : (

@@ -1,0 +1,44 @@
+/** The demo's dashboard open in a real workbench in a given colour theme, for the e2e tests that look at it. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { writeDemo } from './demoWorkspace';
+import { REPO_ROOT } from './processes';
+import { type Workbench, launchWorkbench } from './workbench';
+
+export interface DemoDashboard {
+  workbench: Workbench;
+  frame: Frame;
+  /** Removes the workbench and the demo. */
+  close(): Promise<void>;
+}
+
+/** Launches the packaged extension on a fresh demo and waits until the dashboard shows tools and memory. */
+export async function openDemoDashboard(colorTheme: string, screenshots: string): Promise<DemoDashboard> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-dashboard-'));
+  const demo = writeDemo(root);
+  fs.rmSync(screenshots, { recursive: true, force: true });
+  const workbench = await launchWorkbench({
+    vsix: path.join(REPO_ROOT, 'dist', 'context-deck.vsix'),
+    workspace: demo.project,
+    env: { CONTEXT_DECK_HOME: demo.home, CLAUDE_CONFIG_DIR: demo.claudeDir },
+    userSettings: { 'workbench.colorTheme': colorTheme },
+    screenshotsDir: screenshots,
+  });
+  const close = async () => {
+    await workbench.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await workbench.openContainer('Context Deck');
+    await workbench.page.mouse.move(900, 500);
+    const frame = await workbench.webviewFrame('[data-testid="advice-command"]', 60_000);
+    await frame.waitForSelector('[data-testid="tool-row"]', { timeout: 30_000 });
+    await frame.waitForSelector('.memory-text', { timeout: 30_000 });
+    return { workbench, frame, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -29,6 +29,7 @@ import { isWithin } from '../../kernel/paths';
 import type { SessionFiles, SessionItem } from '../adapter';
 import { type Json, isObject, jsonNumber as num, jsonText as str } from '../jsonValues';
 import type { ToolCall } from '../types';
+import { WhileUnchanged } from '../unchangedFile';
 import { vscodeUserDataDirs } from '../vscodeUserData';
 import { CLINE_TOOL_NAMES, clineOutcome, clineToolCall } from './toolKinds';
 
@@ -107,31 +108,18 @@ function readJsonDocument(file: string, maxBytes = MAX_TASK_FILE_BYTES): unknown
   }
 }
 
-/** Documents every task of a storage shares (taskHistory.json, the model caches), kept while unchanged. */
-const sharedDocuments = new Map<string, { stamp: string; value: unknown }>();
-const MAX_SHARED_DOCUMENTS = 16;
-
-/** A shared document, parsed once while its size and time stay the same; undefined when unreadable. */
-function sharedDocument(file: string, maxBytes: number): unknown {
-  let stamp: string;
-  try {
-    const stat = fs.lstatSync(file);
-    stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-  } catch {
-    return undefined;
-  }
-  const cached = sharedDocuments.get(file);
-  if (cached?.stamp === stamp) return cached.value;
-  let value: unknown;
-  try {
-    value = readJsonDocument(file, maxBytes);
-  } catch {
-    value = undefined;
-  }
-  if (sharedDocuments.size >= MAX_SHARED_DOCUMENTS) sharedDocuments.clear();
-  sharedDocuments.set(file, { stamp, value });
-  return value;
+/** A whole JSON document every task of a storage shares, parsed once while unchanged; undefined when unreadable. */
+function sharedDocuments(maxBytes: number): WhileUnchanged<unknown> {
+  return new WhileUnchanged((file) => {
+    try {
+      return readJsonDocument(file, maxBytes);
+    } catch {
+      return undefined;
+    }
+  }, undefined);
 }
+
+const taskHistories = sharedDocuments(MAX_HISTORY_BYTES);
 
 interface HistoryEntry {
   id: string;
@@ -142,7 +130,7 @@ interface HistoryEntry {
 
 /** The tasks `state/taskHistory.json` lists, or undefined where there is none (or it cannot be read). */
 function taskHistory(storage: string): HistoryEntry[] | undefined {
-  const value = sharedDocument(path.join(storage, 'state', 'taskHistory.json'), MAX_HISTORY_BYTES);
+  const value = taskHistories.get(path.join(storage, 'state', 'taskHistory.json'));
   if (!Array.isArray(value)) return undefined;
   return value.flatMap((item): HistoryEntry[] => {
     if (!isObject(item)) return [];
@@ -244,6 +232,7 @@ const MODEL_CACHES = [
   'hicap_models.json',
 ];
 const MAX_MODEL_CACHE_BYTES = 16 * 1024 * 1024;
+const modelCaches = sharedDocuments(MAX_MODEL_CACHE_BYTES);
 
 /**
  * The context window Cline's model lists give `model` (`ModelInfo.contextWindow`), from the caches in the
@@ -253,7 +242,7 @@ const MAX_MODEL_CACHE_BYTES = 16 * 1024 * 1024;
 function cachedWindow(storage: string, model: string | undefined): number | undefined {
   if (!model) return undefined;
   for (const name of MODEL_CACHES) {
-    const models = sharedDocument(path.join(storage, 'cache', name), MAX_MODEL_CACHE_BYTES);
+    const models = modelCaches.get(path.join(storage, 'cache', name));
     const info = isObject(models) && Object.hasOwn(models, model) ? models[model] : undefined;
     const window = isObject(info) ? num(info.contextWindow) : undefined;
     if (window !== undefined && window > 0) return window;

@@ -11,12 +11,13 @@ import { MAX_NESTING } from '../../kernel/jsonConfig';
 import { configMaxBytes, readBounded } from '../../kernel/boundedRead';
 import { codexHome } from './paths';
 import { isTable, parseToml } from './toml';
+import { WhileUnchanged } from '../unchangedFile';
 
 const EFFECTIVE_PERCENT = 95;
 
-/** `model_auto_compact_token_limit` in `$CODEX_HOME/config.toml`; undefined when unset or unreadable. */
-function configuredLimit(env: NodeJS.ProcessEnv): number | undefined {
-  const read = readBounded(path.join(codexHome(env), 'config.toml'), { maxBytes: configMaxBytes(undefined) });
+/** `model_auto_compact_token_limit` in a config.toml; undefined when unset or unreadable. */
+function limitIn(file: string): number | undefined {
+  const read = readBounded(file, { maxBytes: configMaxBytes(undefined) });
   if (!('text' in read)) return undefined;
   let config: unknown;
   try {
@@ -28,9 +29,12 @@ function configuredLimit(env: NodeJS.ProcessEnv): number | undefined {
   return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : undefined;
 }
 
+/** Asked at every gauge reading: the file is read again only when it changed. */
+const configuredLimits = new WhileUnchanged(limitIn, undefined);
+
 /** The context size at which Codex compacts, for the effective `window` its rollout reports. */
 export function codexCompactAt(window: number, env: NodeJS.ProcessEnv = process.env): number {
   const whole = Math.floor((window * 100) / EFFECTIVE_PERCENT);
   const byWindow = Math.floor((whole * 9) / 10);
-  return Math.min(configuredLimit(env) ?? byWindow, byWindow);
+  return Math.min(configuredLimits.get(path.join(codexHome(env), 'config.toml')) ?? byWindow, byWindow);
 }

@@ -296,6 +296,29 @@ describe('context-deck gauge', () => {
     ]);
   });
 
+  test("a subagent's own transcript (every line a sidechain's) reads as the subagent's context", async () => {
+    const agent = path.join(ws.home, 'agent-a1.jsonl');
+    const task = {
+      type: 'user',
+      sessionId: 'sess-1',
+      isSidechain: true,
+      timestamp: new Date(clock).toISOString(),
+      message: { role: 'user', content: 'Find where the gauge is drawn' },
+    };
+    fs.writeFileSync(
+      agent,
+      lines(
+        task,
+        response({ tokens: 12_000, sidechain: true }),
+        response({ tokens: 40_000, sidechain: true }),
+      ),
+    );
+    const result = await cli('gauge', '--json', '--transcript', agent);
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout);
+    assert.deepEqual([json.tokens, json.window, json.percent], [40_000, 200_000, 20]);
+  });
+
   test('a VS Code agent transcript that records usage gives a reading; one that does not says so', async () => {
     const usage = path.join(FIXTURES_DIR, 'vscode/transcripts/usage-session.jsonl');
     const result = await cli('gauge', '--json', '--transcript', usage, '--window', '100000');

@@ -6,7 +6,7 @@ import { runCli } from '../../src/cli/main';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { ContextGauge } from '../../src/engine/live';
 import { importTranscripts } from '../../src/engine/transcripts';
-import { encodeProjectDir } from '../../src/engine/agents/claudeCode/transcriptFiles';
+import { encodeProjectDir, findActiveTranscript } from '../../src/engine/agents/claudeCode/transcriptFiles';
 import {
   type SessionScript,
   FIXTURES_DIR,
@@ -543,6 +543,61 @@ describe('transcript import', () => {
     assert.deepEqual(tableCounts(engine), { sessions: 1, toolCalls: 3, toolFailures: 1, prompts: 1 });
     const session = engine.store.get('SELECT transcript_path FROM sessions WHERE id = ?', ['mine']);
     assert.equal(session?.transcript_path, path.join(claudeProjectDir(claudeDir, mine.cwd), 'mine.jsonl'));
+  });
+
+  test("a session's Workflow agents are its subagents; their run's journal is no transcript", async () => {
+    const claudeDir = path.join(ws.home, 'claude');
+    const folder = claudeProjectDir(claudeDir, ws.project);
+    const mine: SessionScript = { sessionId: 'mine', cwd: ws.project, startAt: 1e12, prompts: ['hello'] };
+    fs.writeFileSync(path.join(folder, 'mine.jsonl'), transcriptOf({ ...mine, tools: [{ tool: 'Read' }] }));
+    const run = path.join(folder, 'mine', 'subagents', 'workflows', 'wf_1');
+    fs.mkdirSync(run, { recursive: true });
+    const workflowAgent = (id: string, tool: string, sessionId: string | undefined) =>
+      transcriptOf({ ...mine, prompts: [`dispatch ${id}`], tools: [{ tool }] })
+        .replaceAll('toolu_mine_', `toolu_${id}_`)
+        .replaceAll('"isSidechain":false', '"isSidechain":true')
+        .replaceAll('"sessionId":"mine",', sessionId === undefined ? '' : `"sessionId":"${sessionId}",`);
+    // One as the Task tool's subagents write them, one whose lines record no session.
+    fs.writeFileSync(path.join(run, 'agent-w1.jsonl'), workflowAgent('w1', 'Grep', 'mine'));
+    fs.writeFileSync(path.join(run, 'agent-w2.jsonl'), workflowAgent('w2', 'Glob', undefined));
+    fs.writeFileSync(path.join(run, 'agent-w1.meta.json'), '{"agentType":"workflow-subagent"}');
+    fs.writeFileSync(
+      path.join(run, 'journal.jsonl'),
+      '{"type":"launched"}\n{"type":"started","agentId":"w1","label":"Look"}\n{"type":"result","agentId":"w1"}\n',
+    );
+
+    const engine = await open();
+    const found = await importTranscripts(engine, { claudeDir });
+    assert.equal(found.files, 3, 'the session and its two workflow agents');
+    assert.equal(found.foreignFiles, 0, 'the journal is not looked at');
+    assert.deepEqual(tableCounts(engine), { sessions: 1, toolCalls: 3, toolFailures: 0, prompts: 1 });
+
+    // Named as a folder, the same: the journal is not offered as a session file.
+    const named = await importTranscripts(engine, { paths: [folder], force: true });
+    assert.deepEqual(named.problems, []);
+    assert.deepEqual(tableCounts(engine), { sessions: 1, toolCalls: 3, toolFailures: 0, prompts: 1 });
+  });
+
+  test("a renamed transcript is the session its lines record; an older version's subagent file is not the active one", async () => {
+    const claudeDir = path.join(ws.home, 'claude');
+    const folder = claudeProjectDir(claudeDir, ws.project);
+    const script: SessionScript = { sessionId: 'real-id', cwd: ws.project, startAt: 1e12, prompts: ['hi'] };
+    // Older versions wrote usage-only lines, without a session id, before the session's first message.
+    const usageOnly = JSON.stringify({ message: { usage: { input_tokens: 5, output_tokens: 1 } } });
+    const renamed = path.join(folder, 'real-id (copy).jsonl');
+    fs.writeFileSync(renamed, `${usageOnly}\n${transcriptOf({ ...script, tools: [{ tool: 'Read' }] })}`);
+    const engine = await open();
+    await importTranscripts(engine, { claudeDir });
+    assert.deepEqual(
+      engine.store.all('SELECT id FROM sessions').map((row) => row.id),
+      ['real-id'],
+    );
+
+    // Claude Code once kept subagents' files beside the sessions' own: the newest of them is not followed.
+    const agent = path.join(folder, 'agent-a1.jsonl');
+    fs.writeFileSync(agent, transcriptOf(script).replaceAll('"isSidechain":false', '"isSidechain":true'));
+    fs.utimesSync(renamed, new Date(1e12), new Date(1e12));
+    assert.equal(findActiveTranscript(ws.project, claudeDir), renamed);
   });
 
   test('a grown file is read from where the last import stopped; a torn line waits; results find their use', async () => {

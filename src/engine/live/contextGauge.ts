@@ -93,12 +93,18 @@ export function readingForecast(reading: Omit<GaugeReading, 'forecast'>, known: 
 /**
  * How full one session's context window is, from its transcript. Each `refresh()` reads only the bytes
  * appended since the last one; a torn last line waits for its end; a truncated or replaced file is read
- * again from its start. Sidechain (subagent) lines never move the gauge.
+ * again from its start. Sidechain (subagent) lines in a session's transcript never move its gauge; a
+ * subagent's own transcript is measured as the subagent's context.
  */
 export class ContextGauge {
   private offset = 0;
   private mark: Fingerprint = { head: '', tail: '' };
   private sessionId: string | undefined;
+  /**
+   * A subagent's own transcript (its first message a sidechain's): its sidechain lines are the context it
+   * measures. Undefined until the first message is read.
+   */
+  private subagentFile: boolean | undefined;
   private model: string | undefined;
   private tokens = 0;
   private maxTokens = 0;
@@ -213,6 +219,7 @@ export class ContextGauge {
   private reset(): void {
     this.offset = 0;
     this.sessionId = undefined;
+    this.subagentFile = undefined;
     this.model = undefined;
     this.tokens = 0;
     this.maxTokens = 0;
@@ -234,7 +241,8 @@ export class ContextGauge {
       return;
     }
     const entry = parsed.entry;
-    if (entry.sidechain) return;
+    if (entry.type === 'user' || entry.type === 'assistant') this.subagentFile ??= entry.sidechain;
+    if (entry.sidechain && !this.subagentFile) return;
     this.breakdown.add(entry);
     this.sessionId = entry.sessionId ?? this.sessionId;
     if (entry.type === 'system' && entry.subtype === 'compact_boundary') {

@@ -20,8 +20,8 @@ import { yieldToHost } from '../kernel/yieldToHost';
 
 /** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */
 const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
-/** How far into a file its recorded cwd is looked for before the file is taken as nobody's. */
-const CWD_SEARCH_BYTES = 4 * 1024 * 1024;
+/** How far into a file its recorded cwd and session are looked for (without a cwd it is nobody's). */
+const HEAD_SEARCH_BYTES = 4 * 1024 * 1024;
 /**
  * A transcript records no end. A session whose last line is older than this has ended at that line: no
  * tool runs longer (Bash stops a command after at most 10 minutes) and a session resumed later is opened
@@ -100,6 +100,8 @@ interface Plan {
   mtimeMs: number;
   start: number;
   cwd: string | null;
+  /** The first session id its lines record: a renamed file's session is not its name. */
+  recordedSession?: string;
 }
 
 /** Named files as they are, named folders searched for each agent's transcripts; a missing path is an error. */
@@ -256,7 +258,8 @@ class TranscriptImport {
         this.result.skippedFiles++;
         return undefined;
       }
-      const cwd = row?.cwd ?? (await this.recordedCwd(handle, source.adapter)) ?? null;
+      const recorded = await this.recordedHead(handle, source.adapter);
+      const cwd = row?.cwd ?? recorded.cwd ?? null;
       if (!source.forced && (cwd === null || !this.engine.belongsHere(cwd))) {
         this.result.foreignFiles++;
         return undefined;
@@ -274,35 +277,44 @@ class TranscriptImport {
         mtimeMs: stat.mtimeMs,
         start: resume ? row.offset : 0,
         cwd,
+        recordedSession: recorded.sessionId,
       };
     } finally {
       await handle.close();
     }
   }
 
-  /** The first cwd the transcript records (its first lines may be summaries or snapshots without one). */
-  private async recordedCwd(handle: FileHandle, adapter: TranscriptAdapter): Promise<string | undefined> {
-    for (let offset = 0; offset < CWD_SEARCH_BYTES;) {
+  /** The first cwd and session id the transcript records (its first lines may be summaries or snapshots). */
+  private async recordedHead(
+    handle: FileHandle,
+    adapter: TranscriptAdapter,
+  ): Promise<{ cwd?: string; sessionId?: string }> {
+    const head: { cwd?: string; sessionId?: string } = {};
+    for (let offset = 0; offset < HEAD_SEARCH_BYTES;) {
       const chunk = await this.reader.read(handle, offset, 64 * 1024);
-      if (!chunk) return undefined;
+      if (!chunk) return head;
       if (chunk.kind === 'lines') {
         for (const line of chunk.lines) {
-          if (!line.includes('"cwd"')) continue;
+          if (!line.includes('"cwd"') && !line.includes('"sessionId"')) continue;
           const parsed = adapter.transcripts.parseLine(line);
-          if (parsed.ok && parsed.entry.cwd) return parsed.entry.cwd;
+          if (!parsed.ok) continue;
+          head.cwd ??= parsed.entry.cwd;
+          head.sessionId ??= parsed.entry.sessionId;
+          if (head.cwd !== undefined && head.sessionId !== undefined) return head;
         }
       }
       offset += chunk.length;
     }
-    return undefined;
+    return head;
   }
 
   private async importFile(plan: Plan, progress: TranscriptImportProgress): Promise<void> {
     const { signal, onProgress } = this.options;
     const chunkBytes = this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES;
-    const { sessionId, subagent } = plan.adapter.transcripts.sessionOf(plan.file);
+    const byPath = plan.adapter.transcripts.sessionOf(plan.file);
+    const { subagent } = byPath;
     const context: TranscriptFileContext = {
-      sessionId,
+      sessionId: plan.recordedSession ?? byPath.sessionId,
       transcriptPath: subagent ? undefined : plan.file,
       subagent,
       lastAt: Math.round(plan.mtimeMs),

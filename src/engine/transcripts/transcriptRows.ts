@@ -8,7 +8,7 @@ import { type EventBase, TranscriptMemory } from './transcriptEvents';
 
 /** What a transcript file says about itself, beyond its lines. */
 export interface TranscriptFileContext {
-  /** The session its path names, for lines that carry no sessionId. */
+  /** The session of lines that record none: the file's first recorded session, else the one its path says. */
   sessionId: string;
   /** Recorded on the session; undefined for a subagent's file. */
   transcriptPath?: string;

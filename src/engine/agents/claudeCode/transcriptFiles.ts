@@ -64,9 +64,15 @@ function mayBeUnder(name: string, encoded: string): boolean {
   return name.startsWith(encoded.length >= MAX_DIR_NAME ? encoded.slice(0, MAX_DIR_NAME) : `${encoded}-`);
 }
 
-/** Every `*.jsonl` below `dir` (subagent transcripts live in `<session>/subagents/`), sorted. */
+/**
+ * The transcripts below `dir`, sorted: sessions' `<session>.jsonl`, and their subagents' `agent-<id>.jsonl`
+ * in `<session>/subagents/` (the Workflow tool's in `subagents/workflows/<run>/`, beside a `journal.jsonl`
+ * of the run's agents, which is no transcript).
+ */
 export function listTranscripts(dir: string): string[] {
-  return filesBelow(dir, (entry) => entry.name.endsWith('.jsonl')).sort();
+  return filesBelow(dir, (entry) => entry.name.endsWith('.jsonl'))
+    .filter((file) => subagentsFolderOf(file) === undefined || isSubagentFile(file))
+    .sort();
 }
 
 /** Transcript files that may belong to sessions run in any of `roots` or their subfolders. */
@@ -77,16 +83,33 @@ export function candidateTranscripts(claudeDir: string, roots: readonly string[]
     .flatMap((name) => listTranscripts(path.join(claudeDir, 'projects', name)));
 }
 
-/** Whether a transcript is a subagent's (`<session>/subagents/*.jsonl`) rather than a session's own. */
-export function isSubagentTranscript(file: string): boolean {
-  return path.basename(path.dirname(file)) === 'subagents';
+/** How many folders below `<session>/subagents/` a subagent's transcript may be (`workflows/<run>/`). */
+const SUBAGENT_FOLDER_DEPTH = 3;
+
+/** The `<session>/subagents` folder a file is in, at most SUBAGENT_FOLDER_DEPTH folders down. */
+function subagentsFolderOf(file: string): string | undefined {
+  let folder = path.dirname(file);
+  for (let depth = 0; depth < SUBAGENT_FOLDER_DEPTH; depth++, folder = path.dirname(folder))
+    if (path.basename(folder) === 'subagents') return folder;
+  return undefined;
 }
 
-/** The session a transcript file belongs to, from its path: `<session>.jsonl` or `<session>/subagents/x`. */
-export function sessionIdFromPath(file: string): string {
-  return isSubagentTranscript(file)
-    ? path.basename(path.dirname(path.dirname(file)))
-    : path.basename(file, '.jsonl');
+/** Claude Code names a subagent's transcript `agent-<id>.jsonl`; a session's is `<session id>.jsonl`. */
+const isSubagentFile = (file: string): boolean => path.basename(file).startsWith('agent-');
+
+/**
+ * The session a transcript file belongs to, by its path, for lines that record none: `<session>.jsonl` is
+ * that session's own; a subagent's `agent-<id>.jsonl` in `<session>/subagents/` (or a folder below it) is
+ * that session's too, and one directly in the project's folder (as older versions kept them) says only
+ * in its lines whose it is.
+ */
+export function sessionOfPath(file: string): { sessionId: string; subagent: boolean } {
+  const subagent = isSubagentFile(file);
+  const subagents = subagent ? subagentsFolderOf(file) : undefined;
+  return {
+    sessionId: subagents ? path.basename(path.dirname(subagents)) : path.basename(file, '.jsonl'),
+    subagent,
+  };
 }
 
 /**
@@ -107,7 +130,8 @@ export function findActiveTranscript(projectRoot: string, claudeDir?: string): s
         continue;
       }
       for (const file of names) {
-        if (!file.endsWith('.jsonl')) continue;
+        // A subagent's file there (as older versions kept them) is not the session's own.
+        if (!file.endsWith('.jsonl') || isSubagentFile(file)) continue;
         const full = path.join(folder, file);
         try {
           const stat = fs.statSync(full);

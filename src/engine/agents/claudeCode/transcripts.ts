@@ -7,9 +7,8 @@ import {
   candidateTranscripts,
   claudeConfigDirs,
   findActiveTranscript,
-  isSubagentTranscript,
   listTranscripts,
-  sessionIdFromPath,
+  sessionOfPath,
 } from './transcriptFiles';
 import { parseTranscriptLine, recogniseClaudeTranscript } from './transcriptLine';
 
@@ -28,7 +27,7 @@ export const claudeTranscripts: MessageTranscripts = {
     (dir ? [dir] : claudeConfigDirs()).flatMap((folder) => candidateTranscripts(folder, roots)),
   list: listTranscripts,
   active: findActiveTranscript,
-  sessionOf: (file) => ({ sessionId: sessionIdFromPath(file), subagent: isSubagentTranscript(file) }),
+  sessionOf: sessionOfPath,
   // The user's memory files, skills and agents are in the config folder holding the transcript (one kept
   // elsewhere gets the project's only), unless a folder is given.
   contextFiles: (projectRoot, transcript, dir) =>

@@ -777,8 +777,9 @@ describe('opencode sessions', () => {
         [
           ['system_prompt', 128 - Math.ceil('"run echo fixture please"'.length / 4), false],
           ['messages', 156 - 128 + Math.ceil('"run echo fixture please"'.length / 4), false],
-          ['free_space', 400000 - 156, true],
-          ['autocompact_buffer', 0, false],
+          // opencode compacts at the window less the output it may write (its cap, 32,000) and a 20,000 reserve.
+          ['free_space', 400000 - 156 - 52000, true],
+          ['autocompact_buffer', 52000, false],
         ],
       );
       process.env.OPENCODE_MODELS_PATH = path.join(dir, 'missing.json');
@@ -787,6 +788,61 @@ describe('opencode sessions', () => {
     } finally {
       if (saved === undefined) delete process.env.OPENCODE_MODELS_PATH;
       else process.env.OPENCODE_MODELS_PATH = saved;
+      db.close();
+    }
+  });
+
+  test('forecasts to where opencode compacts: input limit, output cap, reserve, config', async () => {
+    // packages/opencode/src/session/overflow.ts `usable`: the input limit less the reserve, else the window
+    // less the output (at most 32,000) and the reserve; the reserve is `compaction.reserved`, else
+    // min(20,000, output); `compaction.auto: false` never compacts.
+    const dir = tempDir();
+    const catalogue = path.join(dir, 'models.json');
+    const writeLimit = (limit: object) =>
+      fs.writeFileSync(
+        catalogue,
+        JSON.stringify({ fake: { id: 'fake', models: { 'fake-model': { id: 'fake-model', limit } } } }),
+      );
+    const config = path.join(dir, 'config', 'opencode');
+    fs.mkdirSync(config, { recursive: true });
+    const { file, db } = walDatabase(tempDir());
+    const saved = { models: process.env.OPENCODE_MODELS_PATH, xdg: process.env.XDG_CONFIG_HOME };
+    const compactAt = async () => {
+      const { items } = await readOpencodeStore(file);
+      return gaugeOfItems(file, items, 0, {
+        compactAt: (window) => opencodeAdapter.contextLimits!.compactAt(window),
+      }).breakdown.autocompactAt;
+    };
+    try {
+      db.exec(DUMP);
+      process.env.OPENCODE_MODELS_PATH = catalogue;
+      process.env.XDG_CONFIG_HOME = path.join(dir, 'config');
+      writeLimit({ context: 400000, input: 272000, output: 128000 });
+      assert.equal(await compactAt(), 272000 - 20000);
+      writeLimit({ context: 200000, output: 8192 });
+      assert.equal(await compactAt(), 200000 - 8192 - 8192);
+      fs.writeFileSync(
+        path.join(config, 'opencode.jsonc'),
+        '{ // mine\n "compaction": { "reserved": 5000 } }',
+      );
+      assert.equal(await compactAt(), 200000 - 8192 - 5000);
+      fs.writeFileSync(path.join(config, 'opencode.jsonc'), '{ "compaction": { "auto": false } }');
+      assert.equal(await compactAt(), 200000);
+      // A window the user set, the catalogue's limits aside: the output is taken at its cap.
+      const { items } = await readOpencodeStore(file);
+      const set = gaugeOfItems(file, items, 0, {
+        window: 100000,
+        compactAt: (window) => opencodeAdapter.contextLimits!.compactAt(window),
+      });
+      assert.equal(set.breakdown.autocompactAt, 100000 - 32000 - 20000);
+    } finally {
+      for (const [name, value] of [
+        ['OPENCODE_MODELS_PATH', saved.models],
+        ['XDG_CONFIG_HOME', saved.xdg],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       db.close();
     }
   });

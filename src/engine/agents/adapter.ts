@@ -89,6 +89,11 @@ export type SessionItem =
       contextTokens: number;
       /** The model's context window, where the file says it. */
       contextWindow?: number;
+      /**
+       * Where the agent compacts that window, where the agent's own data on the model says it (opencode:
+       * its catalogue's input and output limits); otherwise its adapter's `contextLimits` decide.
+       */
+      compactAt?: number;
       model?: string;
     }
   | { type: 'compact'; sessionId: string; at: number; trigger?: string }

@@ -117,6 +117,11 @@ export function gaugeOfItems(
     Math.max(0, ...usages.map((usage) => usage.contextTokens)),
     options.window ?? declared,
   );
+  // The file's own compact point holds for the window it declares, not for one the user set.
+  const compactAt =
+    options.window === undefined && last?.compactAt !== undefined
+      ? last.compactAt
+      : (options.compactAt?.(window, [options.modelHint, model]) ?? window);
   const compactions: Compaction[] = [];
   let prompts = 0;
   let latestPrompt: string | null = null;
@@ -155,11 +160,7 @@ export function gaugeOfItems(
     items: [],
     latestPrompt,
     prompts,
-    breakdown: sessionBreakdown(
-      own,
-      { total: tokens, window, compactAt: options.compactAt?.(window, [options.modelHint, model]) ?? window },
-      last !== undefined,
-    ),
+    breakdown: sessionBreakdown(own, { total: tokens, window, compactAt }, last !== undefined),
   };
   return {
     ...reading,

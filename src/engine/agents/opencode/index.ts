@@ -1,5 +1,6 @@
 /** opencode (sst/opencode, now anomalyco/opencode): plugin-based recording, its SQLite session store, its MCP config. */
 import type { AgentAdapter } from '../adapter';
+import { opencodeContextLimits } from './compactPoint';
 import { opencodeTools } from './mcpConfig';
 import { opencodeMemoryServer } from './memoryServer';
 import { opencodePayloads } from './payload';
@@ -19,6 +20,7 @@ export const opencodeAdapter: AgentAdapter = {
   sessions: opencodeSessions,
   tools: opencodeTools,
   memoryServer: opencodeMemoryServer,
+  contextLimits: opencodeContextLimits,
 };
 
 export { PLUGIN_FILE_NAME, isContextDeckPlugin, pluginSource } from './plugin';

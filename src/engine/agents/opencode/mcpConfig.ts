@@ -16,14 +16,20 @@ import { opencodeConfigDir } from './pluginInstaller';
 import { switchOpencodeServer } from './serverSwitch';
 import { mcpToolName } from './toolKinds';
 
-function configFiles(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv): ServerConfigFile[] {
+/** Without a project, only the user's files (and `$OPENCODE_CONFIG`, from the current folder). */
+function configFiles(
+  projectRoot: string | undefined,
+  userHome: string,
+  env: NodeJS.ProcessEnv,
+): ServerConfigFile[] {
   const global = opencodeConfigDir(userHome, env);
   const files: ServerConfigFile[] = ['config.json', 'opencode.json', 'opencode.jsonc'].map((name) => ({
     file: path.join(global, name),
     scope: 'global',
   }));
   const custom = env.OPENCODE_CONFIG?.trim();
-  if (custom) files.push({ file: path.resolve(projectRoot, custom), scope: 'global' });
+  if (custom) files.push({ file: path.resolve(projectRoot ?? '.', custom), scope: 'global' });
+  if (projectRoot === undefined) return files;
   for (const dir of [projectRoot, path.join(projectRoot, '.opencode')]) {
     for (const name of ['opencode.json', 'opencode.jsonc'])
       files.push({ file: path.join(dir, name), scope: 'project' });
@@ -53,9 +59,18 @@ function servers(projectRoot: string, userHome: string, env: NodeJS.ProcessEnv) 
   }));
 }
 
+/** opencode's config files in the order it merges them, present or not. */
+export function opencodeConfigFiles(
+  projectRoot: string | undefined,
+  userHome: string,
+  env: NodeJS.ProcessEnv,
+): string[] {
+  return configFiles(projectRoot, userHome, env).map((entry) => entry.file);
+}
+
 export const opencodeTools: ToolConfig = {
   // Every file opencode would read, present or not: creating one declares servers too.
-  files: (projectRoot, userHome, env) => configFiles(projectRoot, userHome, env).map((entry) => entry.file),
+  files: opencodeConfigFiles,
   servers,
   mcpToolName,
   switchServer: (locations, server, enabled) => switchOpencodeServer(locations, server, enabled),

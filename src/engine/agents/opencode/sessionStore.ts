@@ -31,7 +31,8 @@ import {
   jsonNumber as num,
   parseJsonObject as parseJson,
 } from '../jsonValues';
-import { type WindowOf, readModelWindows } from './modelCatalogue';
+import { type LimitsOf, readModelLimits } from './modelCatalogue';
+import { type CompactionConfig, compactionConfig, opencodeCompactAt } from './compactPoint';
 import { opencodeAgentType, toolCall } from './toolKinds';
 
 export interface StoreRead {
@@ -187,6 +188,29 @@ function assistantText(parts: PartRow[]): string {
     .join('\n');
 }
 
+/** What the usage readings need to know of the models: their limits, and the config's compaction settings. */
+interface ModelFacts {
+  limitsOf: LimitsOf;
+  /** The settings for a session run in `directory`. */
+  compactionIn(directory: string | undefined): CompactionConfig;
+}
+
+const NO_MODEL_FACTS: ModelFacts = { limitsOf: () => undefined, compactionIn: () => ({}) };
+
+/** The catalogue opencode caches, and the compaction settings of the config, read once per folder. */
+function modelFacts(options: ReadOptions): ModelFacts {
+  const configs = new Map<string | undefined, CompactionConfig>();
+  return {
+    limitsOf: readModelLimits(),
+    compactionIn: (directory) => {
+      const folder = options.projectRoot ?? directory;
+      let config = configs.get(folder);
+      if (!config) configs.set(folder, (config = compactionConfig(folder, os.homedir(), process.env)));
+      return config;
+    },
+  };
+}
+
 /**
  * One session's items in order: the session, then per message its prompt or tool calls, usage, compactions,
  * and the agent's own words: a compaction's summary and, before each prompt and at the end, the turn's report.
@@ -195,7 +219,7 @@ function sessionItems(
   session: SessionRow,
   messages: MessageRow[],
   partsOf: (messageId: string) => PartRow[],
-  windowOf: WindowOf = () => undefined,
+  models: ModelFacts = NO_MODEL_FACTS,
 ): SessionItem[] {
   const sessionId = session.id;
   const first = (pick: (info: Json) => string | undefined) =>
@@ -270,8 +294,11 @@ function sessionItems(
         contextTokens: tokens,
         model: str(info.modelID),
       };
-      const window = windowOf(str(info.providerID), str(info.modelID));
-      if (window !== undefined) usage.contextWindow = window;
+      const limits = models.limitsOf(str(info.providerID), str(info.modelID));
+      if (limits) {
+        usage.contextWindow = limits.context;
+        usage.compactAt = opencodeCompactAt(limits, models.compactionIn(session.directory));
+      }
       items.push(usage);
     }
   }
@@ -375,9 +402,9 @@ async function readDatabase(db: SqliteFile, options: ReadOptions): Promise<Store
     list.push({ id: String(row.id), data });
     parts.set(messageId, list);
   }
-  const windowOf = readModelWindows();
+  const models = modelFacts(options);
   const items = wanted.flatMap((session) =>
-    sessionItems(session, messages.get(session.id) ?? [], (id) => parts.get(id) ?? [], windowOf),
+    sessionItems(session, messages.get(session.id) ?? [], (id) => parts.get(id) ?? [], models),
   );
   return { items, skipped: skipped + db.skippedRows };
 }
@@ -407,7 +434,7 @@ function jsonFiles(dir: string): string[] {
 }
 
 /** A pre-1.2 session file with its messages and parts from the sibling `message/` and `part/` folders. */
-function readJsonSession(file: string): StoreRead {
+function readJsonSession(file: string, options: ReadOptions): StoreRead {
   const info = parseJson(readText(file));
   const id = info && str(info.id);
   if (!info || !id) return { items: [], skipped: 1 };
@@ -438,13 +465,13 @@ function readJsonSession(file: string): StoreRead {
     directory: str(info.directory),
     createdAt: num(time.created) ?? 0,
   };
-  const items = sessionItems(session, messages, partsOf, readModelWindows());
+  const items = sessionItems(session, messages, partsOf, modelFacts(options));
   return { items, skipped };
 }
 
 /** Everything a session file holds; for the database, optionally only the sessions of one project. */
 export async function readOpencodeStore(file: string, options: ReadOptions = {}): Promise<StoreRead> {
-  if (file.endsWith('.json')) return readJsonSession(file);
+  if (file.endsWith('.json')) return readJsonSession(file, options);
   return readDatabaseFile(file, options);
 }
 

@@ -51,9 +51,9 @@ export const pruneCommand: CliCommand = {
           `ctx ${advice.percent}% (${advice.phase})`,
           ...advice.warnings.map((warning) => `! ${warning}`),
           ...recommendations.flatMap((rec) => [
-            `[${rec.priority}] ${rec.item} (score: ${rec.score ?? '-'}, saves ~${formatTokens(rec.savingTokens)} ` +
-              `tokens, ${rec.savingMeasured ? 'measured' : 'estimated'}) ${rec.reason}`,
-            `    ${rec.explanation}; saving: ${rec.savingDetail}`,
+            // The reason says why and what it saves (≈ when estimated); the score and the saving's parts follow.
+            `[${rec.priority}] ${rec.item}: ${rec.reason}`,
+            `    ${rec.score === null ? rec.explanation : `score ${rec.explanation}`}; saving: ${rec.savingDetail}`,
           ]),
           `total saving ~${formatTokens(advice.totalSavingTokens)} tokens`,
           compactCommand(advice),

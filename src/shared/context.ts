@@ -145,7 +145,7 @@ export interface Recommendation {
   /** What the saving is made of: "tool names and instructions 1.2k + loaded schemas 3.1k + 3 results 900". */
   savingDetail: string;
   priority: 'HIGH' | 'MED';
-  /** The facts behind the score: "last used 2 h 5 min ago · used once this session · unrelated to ...". */
+  /** Why in plain words, then the saving: "unused for 2 h after one use, unrelated to your latest prompt; saves 26k". */
   reason: string;
   /** How the score is made: "2 of 30, prune now (0-8): recency 0 (over 2 h) + frequency 2 (1 use) + ...". */
   explanation: string;

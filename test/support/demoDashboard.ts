@@ -3,19 +3,28 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { writeDemo } from './demoWorkspace';
+import { type DemoFolders, writeDemo } from './demoWorkspace';
 import { REPO_ROOT } from './processes';
 import { type Workbench, launchWorkbench } from './workbench';
 
 export interface DemoDashboard {
   workbench: Workbench;
   frame: Frame;
+  /** Its folders, for a test that adds activity while the dashboard is open. */
+  demo: DemoFolders;
   /** Removes the workbench and the demo. */
   close(): Promise<void>;
 }
 
-/** Launches the packaged extension on a fresh demo and waits until the dashboard shows tools and memory. */
-export async function openDemoDashboard(colorTheme: string, screenshots: string): Promise<DemoDashboard> {
+/**
+ * Launches the packaged extension on a fresh demo and waits until the dashboard shows tools and memory.
+ * `userSettings` come on top of the colour theme (a font size, say).
+ */
+export async function openDemoDashboard(
+  colorTheme: string,
+  screenshots: string,
+  userSettings: Record<string, unknown> = {},
+): Promise<DemoDashboard> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cd-dashboard-'));
   const demo = writeDemo(root);
   fs.rmSync(screenshots, { recursive: true, force: true });
@@ -23,7 +32,7 @@ export async function openDemoDashboard(colorTheme: string, screenshots: string)
     vsix: path.join(REPO_ROOT, 'dist', 'context-deck.vsix'),
     workspace: demo.project,
     env: { CONTEXT_DECK_HOME: demo.home, CLAUDE_CONFIG_DIR: demo.claudeDir },
-    userSettings: { 'workbench.colorTheme': colorTheme },
+    userSettings: { 'workbench.colorTheme': colorTheme, ...userSettings },
     screenshotsDir: screenshots,
   });
   const close = async () => {
@@ -36,7 +45,7 @@ export async function openDemoDashboard(colorTheme: string, screenshots: string)
     const frame = await workbench.webviewFrame('[data-testid="advice-command"]', 60_000);
     await frame.waitForSelector('[data-testid="tool-row"]', { timeout: 30_000 });
     await frame.waitForSelector('.memory-text', { timeout: 30_000 });
-    return { workbench, frame, close };
+    return { workbench, frame, demo, close };
   } catch (error) {
     await close();
     throw error;

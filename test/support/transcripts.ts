@@ -108,6 +108,8 @@ export interface ToolTurn {
   tokens: number;
   at: number;
   sidechain?: boolean;
+  /** The tool failed: its result is marked `is_error`, as Claude Code marks a failed call. */
+  error?: boolean;
 }
 
 /** An assistant line calling a tool and the user line with its result, shaped like the fixture's. */
@@ -144,7 +146,12 @@ export function toolTurnLines(options: { sessionId: string; cwd: string; turns: 
         message: {
           role: 'user',
           content: [
-            { type: 'tool_result', tool_use_id: id, content: turn.result ?? 'r'.repeat(turn.resultChars) },
+            {
+              type: 'tool_result',
+              tool_use_id: id,
+              content: turn.result ?? 'r'.repeat(turn.resultChars),
+              ...(turn.error ? { is_error: true } : {}),
+            },
           ],
         },
       },

@@ -171,10 +171,7 @@ describe('context items from the transcript', () => {
       ['file', read.tokens, true, 'closeFile'],
       "the saving is the breakdown's figure for the read",
     );
-    assert.equal(
-      legacy.reason,
-      'last used 3 h ago · used once this session · unrelated to the latest prompt',
-    );
+    assert.equal(legacy.reason, 'unused for 3 h after one use, unrelated to your latest prompt; saves 50k');
     assert.equal(
       advice.compact,
       '/compact Keep what matters for the current task: fix, checkout, totals, cart, start. ' +

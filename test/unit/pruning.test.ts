@@ -367,13 +367,15 @@ describe('the words beside a score', () => {
   const advice = (items: ContextItem[], extra: Partial<AdviceInput> = {}) =>
     advise({ now: NOW, percent: 85, latestPrompt: 'optimise the database layer', items, ...extra });
 
-  test('each recommendation says the facts of its three tiers and how they make its score', () => {
+  test('each recommendation says why in plain words and what it saves, then how the tiers make its score', () => {
     const [rec] = advice([item(125, 1)]).recommendations;
     assert.equal(rec.score, 2);
     assert.equal(
       rec.reason,
-      'last used 2 h 5 min ago · used once this session · unrelated to the latest prompt',
+      'unused for 2 h 5 min after one use, unrelated to your latest prompt; saves ≈5.0k',
     );
+    const [recent] = advice([{ ...item(5, 1), measured: true, tokens: 3100 }]).recommendations;
+    assert.equal(recent.reason, 'used once, 5 min ago, unrelated to your latest prompt; saves 3.1k');
     assert.equal(
       rec.explanation,
       '2 of 30, prune now (0-8): recency 0 (over 2 h) + frequency 2 (1 use) + relevance 0 (unrelated)',
@@ -383,16 +385,16 @@ describe('the words beside a score', () => {
   test('a score that moves with time says why: the age shown agrees with the tier either side of each boundary', () => {
     const at = (minutes: number) => advice([item(minutes, 2)]).recommendations[0];
     const table: Array<[number, string, number]> = [
-      [5, 'last used 5 min ago', 10],
-      [5.01, 'last used 6 min ago', 8],
-      [30, 'last used 30 min ago', 6],
-      [30.01, 'last used 31 min ago', 4],
-      [120, 'last used 2 h ago', 2],
-      [120.01, 'last used 2 h 1 min ago', 0],
+      [5, 'used 2 times, last 5 min ago,', 10],
+      [5.01, 'used 2 times, last 6 min ago,', 8],
+      [30, 'used 2 times, last 30 min ago,', 6],
+      [30.01, 'used 2 times, last 31 min ago,', 4],
+      [120, 'used 2 times, last 2 h ago,', 2],
+      [120.01, 'unused for 2 h 1 min after 2 uses,', 0],
     ];
     for (const [minutes, words, recency] of table) {
       const rec = at(minutes);
-      assert.ok(rec.reason.startsWith(`${words} · used 2× this session`), `${minutes} min: ${rec.reason}`);
+      assert.ok(rec.reason.startsWith(words), `${minutes} min: ${rec.reason}`);
       assert.match(rec.explanation, new RegExp(`recency ${recency} \\(`), `${minutes} min`);
     }
   });
@@ -409,11 +411,15 @@ describe('the words beside a score', () => {
     };
     assert.equal(
       advice([server]).recommendations[0].reason,
-      'loaded 40 min ago · not used this session · unrelated to the latest prompt',
+      'loaded 40 min ago, not used this session, unrelated to your latest prompt; saves ≈1.2k',
     );
     assert.match(
       advice([server], { compacted: true }).recommendations[0].reason,
       /not used since the last compaction/,
+    );
+    assert.equal(
+      advice([item(125, 1)], { compacted: true }).recommendations[0].reason,
+      'unused for 2 h 5 min after one use since the last compaction, unrelated to your latest prompt; saves ≈5.0k',
     );
     assert.ok(!advice([server]).recommendations.some((rec) => /never/.test(rec.reason)));
   });

@@ -188,7 +188,7 @@ describe('pruning advice on measured sizes', () => {
         saving: 900,
         measured: true,
         detail: 'tool names and instructions 900',
-        reason: 'loaded 4 h ago · not used this session · unrelated to the latest prompt',
+        reason: 'loaded 4 h ago, not used this session, unrelated to your latest prompt; saves 900',
         action: 'disableServer',
       },
       {
@@ -197,7 +197,7 @@ describe('pruning advice on measured sizes', () => {
         saving: 38_000,
         measured: true,
         detail: 'one tool output 38k',
-        reason: 'returned 3 h ago · one output · unrelated to the latest prompt',
+        reason: 'returned 3 h ago, unrelated to your latest prompt; saves 38k',
         action: 'compact',
       },
       {
@@ -206,7 +206,7 @@ describe('pruning advice on measured sizes', () => {
         saving: 8_700,
         measured: true,
         detail: '1 result 8.7k',
-        reason: 'last used 3 h ago · used once this session · unrelated to the latest prompt',
+        reason: 'unused for 3 h after one use, unrelated to your latest prompt; saves 8.7k',
         action: 'closeFile',
       },
       {
@@ -216,7 +216,7 @@ describe('pruning advice on measured sizes', () => {
         saving: 1_200 + 3_100 + 450,
         measured: true,
         detail: 'tool names and instructions 1.2k + loaded schemas 3.1k + 1 result 450',
-        reason: 'last used 3 h ago · used 2× this session · unrelated to the latest prompt',
+        reason: 'unused for 3 h after 2 uses, unrelated to your latest prompt; saves 4.8k',
         action: 'disableServer',
       },
       {
@@ -225,7 +225,7 @@ describe('pruning advice on measured sizes', () => {
         saving: 38_214,
         measured: true,
         detail: 'one tool output 38k',
-        reason: 'returned 2 h 5 min ago · one output · related to the latest prompt',
+        reason: 'returned 2 h 5 min ago, related to your latest prompt; saves 38k',
         action: 'compact',
       },
     ]);
@@ -349,7 +349,10 @@ test('context-deck prune --json: a number for every saving, with its label and t
   };
   const server = advice.recommendations.find((rec) => rec.item === 'playwright');
   assert.ok(server, 'the server never called is advised');
-  assert.equal(server.reason, 'loaded 3 h ago · not used this session · unrelated to the latest prompt');
+  assert.equal(
+    server.reason,
+    'loaded 3 h ago, not used this session, unrelated to your latest prompt; saves ≈0',
+  );
   for (const rec of advice.recommendations) {
     assert.equal(typeof rec.savingTokens, 'number', `${String(rec.item)}: savingTokens`);
     assert.equal(typeof rec.savingMeasured, 'boolean');

@@ -79,7 +79,7 @@ export function AdvicePanel({
         >
           <i class="codicon codicon-fold" aria-hidden="true" /> Compact with focus
         </button>
-        <code class="advice-command" data-testid="advice-command">
+        <code class="advice-command code-block" data-testid="advice-command">
           <Breakable text={advice.compactCommand} />
         </code>
       </div>
@@ -97,22 +97,22 @@ export function AdvicePanel({
                 <div class="advice-line">
                   <span class={`advice-priority ${rec.priority}`}>{rec.priority}</span>
                   <i class={`codicon codicon-${TYPE_ICONS[rec.type]}`} aria-hidden="true" />
-                  <span
-                    class={rec.type === 'tool_result' ? 'advice-name whole' : 'advice-name'}
-                    title={rec.item}
-                  >
+                  <span class="advice-name" title={rec.item}>
                     {rec.type === 'file' ? baseName(rec.item) : <Breakable text={rec.item} />}
                   </span>
-                  <span class="muted advice-figures" title={rec.savingDetail} data-testid="advice-saving">
-                    saves {rec.savingMeasured ? '' : '≈'}
-                    {formatTokens(rec.savingTokens)} tokens ({rec.savingMeasured ? 'measured' : 'estimated'})
-                  </span>
                 </div>
-                <p class="advice-reason muted">{rec.reason}</p>
+                {/* Why and what it saves, in plain words first; the tiers and the saving's parts one click away. */}
+                <p class="advice-reason" data-testid="advice-reason">
+                  {rec.reason}
+                </p>
                 {rec.score !== null && (
                   <details class="advice-score muted" data-testid="advice-score">
                     <summary>How it is scored</summary>
-                    Score {rec.explanation}
+                    <p>Score {rec.explanation}.</p>
+                    <p data-testid="advice-saving">
+                      {`Saves ${formatTokens(rec.savingTokens)} tokens, ${rec.savingMeasured ? 'measured' : 'estimated'}`}
+                      {rec.savingDetail ? `: ${rec.savingDetail}.` : '.'}
+                    </p>
                   </details>
                 )}
                 <div class="advice-actions">

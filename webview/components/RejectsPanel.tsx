@@ -44,7 +44,7 @@ export function RejectsPanel({ projectId, rejected, list }: Props) {
                 <div class="reject-where" title={reject.file}>
                   {baseName(reject.file)}, at byte {formatCount(reject.offset)}
                 </div>
-                <code class="reject-sample">{reject.sample}</code>
+                <code class="reject-sample code-block">{reject.sample}</code>
               </li>
             ))}
           </ol>

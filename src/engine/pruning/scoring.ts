@@ -41,8 +41,8 @@ const FREQUENCY: ReadonlyArray<Tier & { min: number }> = [
  * By the share of the item's tags found among the prompt's keywords: >= 0.75 direct match 10, >= 0.5 related 8,
  * >= 0.3 same stack 6, >= 0.15 same layer 4, any overlap 2, none 0; 2 (generic) when either side is empty.
  */
-const RELATED = 'related to the latest prompt';
-const PARTLY = 'partly related to the latest prompt';
+const RELATED = 'related to your latest prompt';
+const PARTLY = 'partly related to your latest prompt';
 const RELEVANCE: ReadonlyArray<RelevanceTier & { minShare: number }> = [
   { minShare: 0.75, points: 10, label: 'direct keyword match', words: RELATED },
   { minShare: 0.5, points: 8, label: 'related', words: RELATED },
@@ -53,14 +53,14 @@ const RELEVANCE: ReadonlyArray<RelevanceTier & { minShare: number }> = [
     minShare: Number.MIN_VALUE,
     points: 2,
     label: 'slight overlap',
-    words: 'barely related to the latest prompt',
+    words: 'barely related to your latest prompt',
   },
-  { minShare: 0, points: 0, label: 'unrelated', words: 'unrelated to the latest prompt' },
+  { minShare: 0, points: 0, label: 'unrelated', words: 'unrelated to your latest prompt' },
 ];
 const GENERIC: RelevanceTier = {
   points: 2,
   label: 'generic',
-  words: 'no keywords to compare with the latest prompt',
+  words: 'no keywords to compare with your latest prompt',
 };
 
 /** The seed's first prompt of a session: no history yet, so everything is recent and nothing used. */

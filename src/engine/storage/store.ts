@@ -5,20 +5,26 @@ export type Row = Record<string, SqlValue>;
 /** Page size of new databases (SQLite's default is 4 KiB). */
 export const PAGE_SIZE = 16384;
 
+/**
+ * In-memory database: the snapshot file is the durable copy, so no journal is needed. sql.js keeps the
+ * database in an emulated file whose every page read and write crosses into JS: a page cache of the hot pages
+ * (16 MiB; 64 MiB read a backlog no faster, and the cache is a second copy of those pages in the extension
+ * host's memory) and an exclusive lock keep pages in wasm between transactions, and 16 KiB pages (for new
+ * databases) make a quarter as many crossings as the default 4 KiB.
+ */
+export function setUpStore(db: Database): void {
+  db.exec(
+    `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; ` +
+      'PRAGMA cache_size = -16384; PRAGMA locking_mode = EXCLUSIVE;',
+  );
+}
+
 /** A sql.js database with a cache of prepared statements (sql.js keeps them, and pragmas, across export). */
 export class Store {
   private statements = new Map<string, Statement>();
 
   constructor(readonly db: Database) {
-    // In-memory database: the snapshot file is the durable copy, so no journal is needed. sql.js keeps the
-    // database in an emulated file whose every page read and write crosses into JS: a page cache of the hot
-    // pages (16 MiB; 64 MiB read a backlog no faster, and the cache is a second copy of those pages in the
-    // extension host's memory) and an exclusive lock keep pages in wasm between transactions, and 16 KiB pages
-    // (for new databases) make a quarter as many crossings as the default 4 KiB.
-    db.exec(
-      `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; ` +
-        'PRAGMA cache_size = -16384; PRAGMA locking_mode = EXCLUSIVE;',
-    );
+    setUpStore(db);
   }
 
   statement(sql: string): Statement {

@@ -12,10 +12,15 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { axeViolations, describeViolations } from '../support/axe';
-import { type DemoDashboard, openDemoDashboard } from '../support/demoDashboard';
+import {
+  type DemoDashboard,
+  importHistoryFromDashboard,
+  launchWithHistory,
+  openDemoDashboard,
+} from '../support/demoDashboard';
 import { writeLongHistory } from '../support/longHistory';
 import { REPO_ROOT } from '../support/processes';
-import { type Workbench, launchWorkbench } from '../support/workbench';
+import type { Workbench } from '../support/workbench';
 
 const THEMES = {
   dark: 'Default Dark Modern',
@@ -67,12 +72,12 @@ for (const theme of ['dark', 'light'] as const) {
       const claudeDir = path.join(root, 'claude');
       writeLongHistory(claudeDir, fs.realpathSync(project));
       fs.rmSync(screenshots, { recursive: true, force: true });
-      workbench = await launchWorkbench({
-        vsix: path.join(REPO_ROOT, 'dist', 'context-deck.vsix'),
-        workspace: project,
-        env: { CONTEXT_DECK_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: claudeDir },
-        userSettings: { 'workbench.colorTheme': THEMES[theme] },
+      workbench = await launchWithHistory({
+        root,
+        project,
+        claudeDir,
         screenshotsDir: screenshots,
+        userSettings: { 'workbench.colorTheme': THEMES[theme] },
       });
     });
 
@@ -82,11 +87,7 @@ for (const theme of ['dark', 'light'] as const) {
     });
 
     test('axe-core finds no serious or critical violation once the history is imported', async () => {
-      await workbench.openContainer('Context Deck');
-      await workbench.page.mouse.move(900, 500);
-      const frame = await workbench.webviewFrame('[data-testid="import-history"]', 60_000);
-      await frame.click('[data-testid="import-history"]');
-      await workbench.waitForNotification(/^Imported /, 120_000);
+      const frame = await importHistoryFromDashboard(workbench, 120_000);
       // Everything the history fills: its tools with their failures, its memory, the advice on the live session.
       await frame.waitForSelector('[data-testid="tool-row"]', { timeout: 30_000 });
       await frame.waitForSelector('.memory-text', { timeout: 30_000 });

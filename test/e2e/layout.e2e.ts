@@ -10,12 +10,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { type DemoDashboard, openDemoDashboard } from '../support/demoDashboard';
+import {
+  type DemoDashboard,
+  importHistoryFromDashboard,
+  launchWithHistory,
+  openDemoDashboard,
+} from '../support/demoDashboard';
 import { REPO_ROOT } from '../support/processes';
 import { placeFixtureTranscripts } from '../support/transcripts';
-import { type Workbench, launchWorkbench } from '../support/workbench';
+import type { Workbench } from '../support/workbench';
 
-const VSIX = path.join(REPO_ROOT, 'dist', 'context-deck.vsix');
 const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
 
 /** Words (runs without spaces) of the dashboard's text that the browser broke across two lines. */
@@ -131,12 +135,7 @@ describe('a project whose history is imported from Claude Code, not yet connecte
     const claudeDir = path.join(root, 'claude');
     placeFixtureTranscripts(claudeDir, fs.realpathSync(project));
     fs.rmSync(screenshots, { recursive: true, force: true });
-    workbench = await launchWorkbench({
-      vsix: VSIX,
-      workspace: project,
-      env: { CONTEXT_DECK_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: claudeDir },
-      screenshotsDir: screenshots,
-    });
+    workbench = await launchWithHistory({ root, project, claudeDir, screenshotsDir: screenshots });
   });
 
   after(async () => {
@@ -145,11 +144,7 @@ describe('a project whose history is imported from Claude Code, not yet connecte
   });
 
   test('imported sessions count everywhere: the empty state speaks of connecting, memory has them', async () => {
-    await workbench.openContainer('Context Deck');
-    await workbench.page.mouse.move(900, 500);
-    const frame = await workbench.webviewFrame('[data-testid="import-history"]', 60_000);
-    await frame.click('[data-testid="import-history"]');
-    await workbench.waitForNotification(/^Imported /, 60_000);
+    const frame = await importHistoryFromDashboard(workbench, 60_000);
     const empty = frame.locator('[data-testid="empty-state"]');
     await empty
       .locator('h3', { hasText: 'History imported, not recording yet' })

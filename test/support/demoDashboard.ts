@@ -51,3 +51,34 @@ export async function openDemoDashboard(
     throw error;
   }
 }
+
+/**
+ * A real VS Code on `project` whose Claude Code history is in `claudeDir`, with Context Deck's home in `root`:
+ * the set-up of the tests that import history from the dashboard.
+ */
+export function launchWithHistory(options: {
+  root: string;
+  project: string;
+  claudeDir: string;
+  screenshotsDir: string;
+  userSettings?: Record<string, unknown>;
+}): Promise<Workbench> {
+  return launchWorkbench({
+    vsix: path.join(REPO_ROOT, 'dist', 'context-deck.vsix'),
+    workspace: options.project,
+    env: { CONTEXT_DECK_HOME: path.join(options.root, 'home'), CLAUDE_CONFIG_DIR: options.claudeDir },
+    userSettings: options.userSettings,
+    screenshotsDir: options.screenshotsDir,
+  });
+}
+
+/** Opens the dashboard, presses Import history and waits for the import's notification; the view's frame. */
+export async function importHistoryFromDashboard(workbench: Workbench, timeoutMs: number): Promise<Frame> {
+  await workbench.openContainer('Context Deck');
+  // Away from the activity bar, whose tooltip would cover the view in screenshots.
+  await workbench.page.mouse.move(900, 500);
+  const frame = await workbench.webviewFrame('[data-testid="import-history"]', 60_000);
+  await frame.click('[data-testid="import-history"]');
+  await workbench.waitForNotification(/^Imported /, timeoutMs);
+  return frame;
+}

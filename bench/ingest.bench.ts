@@ -14,7 +14,15 @@ import { PAGE_SIZE, setUpStore } from '../src/engine/storage/store';
 import { bundleForNode } from '../test/support/bundle';
 import { type BenchSection, median, round } from './report';
 
-const TABLES = ['log_files', 'sessions', 'tool_calls', 'prompts', 'rejects', 'observations'] as const;
+const TABLES = [
+  'log_files',
+  'sessions',
+  'tool_calls',
+  'prompts',
+  'rejects',
+  'observations',
+  'search_postings',
+] as const;
 
 /** A realistic mix: sessions of ~40 events, prompts, tool calls with small to medium outputs, 5% failures. */
 export function writeEventLog(
@@ -131,20 +139,12 @@ function insertSql(table: string, columns: string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 }
 
-/** Every insert of the same rows: each table's, plus the observations' full-text index (FTS4, as ours). */
+/** Every insert of the same rows: each table's, the memory's search index included. */
 function insertJobs(rows: Rows): Array<{ sql: string; values: unknown[][] }> {
-  const jobs = TABLES.map((table) => ({
+  return TABLES.map((table) => ({
     sql: insertSql(table, rows[table].columns),
     values: rows[table].values,
   }));
-  const { columns, values } = rows.observations;
-  const seq = columns.indexOf('seq');
-  const text = columns.indexOf('text');
-  jobs.push({
-    sql: 'INSERT INTO observations_fts (docid, text) VALUES (?, ?)',
-    values: values.map((row) => [row[seq], row[text]]),
-  });
-  return jobs;
 }
 
 /** Native bare inserts of the same rows: same schema, indexes and page size, prepared statements, a transaction per chunk's rows. */
@@ -155,8 +155,8 @@ function nativeInsertMs(
   const db = new Database(':memory:');
   db.pragma(`page_size = ${PAGE_SIZE}`);
   db.exec(MIGRATIONS.join(';'));
-  // better-sqlite3 binds JS numbers as REAL, which an FTS docid refuses: integers go in as BigInt, converted
-  // before the clock starts.
+  // better-sqlite3 binds JS numbers as REAL: integers go in as BigInt, as sql.js binds them, converted before
+  // the clock starts.
   const jobs = insertJobs(rows).map((job) => ({
     ...job,
     values: job.values.map((row) =>

@@ -49,7 +49,6 @@ export {
   OBSERVATION_TYPES,
   type ObservationType,
   parseTime,
-  RANKED_CANDIDATES,
   shortId,
   TIMELINE_LIMITS,
 } from './memory';

@@ -18,7 +18,6 @@ import {
   OBSERVATION_TYPES,
   parseTime,
   ProjectEngine,
-  RANKED_CANDIDATES,
   shortId,
   TIMELINE_LIMITS,
   type MemoryTypes,
@@ -85,8 +84,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
       description:
         'Step 1 of 3. Search observations of past sessions in this project (changes, commands, errors, decisions...). ' +
         'Returns a compact index: [n] id | title | score | snippet | date. Words must all match; use "exact phrase", ' +
-        `prefix*, or A OR B. A word in over ${RANKED_CANDIDATES} observations ranks its newest ${RANKED_CANDIDATES}: ` +
-        'add words or filters to reach older ones. An empty query lists the latest. Then call timeline or ' +
+        'prefix*, or A OR B; every match is ranked (BM25), the best first. An empty query lists the latest. Then call timeline or ' +
         'get_observations with ids.',
       inputSchema: {
         query: queryArgument('Words to find; empty lists the latest observations'),

@@ -14,6 +14,7 @@ import { discoverFromUse, rankTools } from '../../src/engine/registry';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
 import { appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 import { promptLine, toolTurnLines, transcriptPath, writeTranscript } from '../support/transcripts';
+import { assertIndexAgrees } from '../support/searchIndex';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -130,7 +131,7 @@ test('detail older than the window is folded: the figures shown stay, each old s
     'saved',
     'notes saved on purpose are kept as they are',
   );
-  engine.store.run("INSERT INTO observations_fts (observations_fts) VALUES ('integrity-check')");
+  assertIndexAgrees(engine.store, 'after the fold');
 
   assert.equal(await engine.foldOldHistory(30), 0, 'the same day finds nothing more to fold');
 });

@@ -21,7 +21,7 @@ import { derivedId } from '../../src/engine/memory/ids';
 import { normalisePayload } from '../../src/engine/agents/payloads';
 import { type MemoryItem, analyseMemoryEvent } from '../../src/engine/memory/eventMemory';
 import { ObservationWriter } from '../../src/engine/memory/observationWriter';
-import { RANKED_CANDIDATES, matchExpression, parseQuery } from '../../src/engine/memory/search';
+import { parseQuery } from '../../src/engine/memory/search';
 import {
   type ObservationDraft,
   type SessionState,
@@ -537,32 +537,27 @@ describe('search', () => {
     assert.ok(rare && common && rare.score! > common.score!, 'a rare term weighs more than a common one');
   });
 
-  test('a very common word ranks its newest matches; more words or a filter reach older ones', async () => {
-    // The best match for "parser" is the oldest note (shortest text); newer ones are longer and outnumber
-    // the candidates that are ranked.
+  test('a very common word ranks every match: the best is found however old, and filters still apply', async () => {
+    // The best match for "parser" is the oldest note (shortest text), behind over 1,000 newer, longer ones:
+    // FTS4 ranked only the newest 1,000 matches and never showed it.
     const older = { text: 'parser bug', type: 'problem' as const, session: 'old-session' };
-    const newer = Array.from({ length: RANKED_CANDIDATES + 10 }, (_, i) => ({
+    const newer = Array.from({ length: 1010 }, (_, i) => ({
       text: `Modified src/file${i}.ts while fixing the parser`,
     }));
     const { store } = await storeWith([older, ...newer]);
     const parser = searchObservations(store, { query: 'parser', limit: 5 });
     assert.equal(parser.hits.length, 5);
     assert.ok(parser.more);
-    assert.ok(
-      parser.hits.every((hit) => hit.text.startsWith('Modified')),
-      'the oldest match is past the newest ranked candidates',
-    );
-    assert.equal(searchObservations(store, { query: 'parser bug' }).hits[0].text, 'parser bug');
+    assert.equal(parser.hits[0].text, 'parser bug', 'the oldest, shortest match ranks first');
+    assert.ok(parser.hits.slice(1).every((hit) => hit.text.startsWith('Modified')));
+    assert.equal(searchObservations(store, { query: 'parser', offset: 1000, limit: 20 }).hits.length, 11);
     const bySession = searchObservations(store, { query: 'parser', sessionId: 'old' });
     assert.deepEqual(
       bySession.hits.map((hit) => hit.text),
       ['parser bug'],
     );
-    const byType = searchObservations(store, { query: 'parser', types: ['problem'] });
-    assert.deepEqual(
-      byType.hits.map((hit) => hit.text),
-      ['parser bug'],
-    );
+    const byType = searchObservations(store, { query: 'modified', types: ['problem'] });
+    assert.deepEqual(byType.hits, [], 'a filter no match passes leaves none');
   });
 
   test('observations indexed before the prefix-index upgrade are found after it', async () => {
@@ -635,7 +630,14 @@ describe('search', () => {
       more: false,
       noWords: true,
     });
-    assert.equal(matchExpression(parseQuery('a "b c" d* OR e AND')), '"a" "b c" "d*" OR "e"');
+    assert.deepEqual(parseQuery('a "b c" d* OR e AND').groups, [
+      [{ words: ['a'], prefix: false }],
+      [{ words: ['b', 'c'], prefix: false }],
+      [
+        { words: ['d'], prefix: true },
+        { words: ['e'], prefix: false },
+      ],
+    ]);
   });
 });
 

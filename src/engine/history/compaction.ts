@@ -14,6 +14,7 @@ import { LAST_CALL_COUNTER } from '../registry/discovery';
 import { type ObservationSource, OBSERVATION_TYPES } from '../memory/types';
 import { emptyStory, parseStory, storyText, tellStory } from '../memory/sessionStory';
 import { clip, shortDate, words } from '../memory/text';
+import { addToSearchIndex, indexedText, removeFromSearchIndex } from '../memory/searchIndex/indexWrites';
 import { addToCounter, counterValue } from '../storage/counters';
 import type { Store } from '../storage/store';
 
@@ -178,8 +179,10 @@ function compactObservations(store: Store, before: number, maxRows: number): Com
   store.run('DELETE FROM memory_sessions WHERE session_id IN (SELECT value FROM json_each(?))', [
     JSON.stringify([...groups.keys()]),
   ]);
-  // An external-content index finds what to remove by reading the row: before the row goes.
-  for (const row of slice) store.run('DELETE FROM observations_fts WHERE docid = ?', [row.seq]);
+  removeFromSearchIndex(
+    store,
+    slice.map((row) => indexedText(row.seq, row.text)),
+  );
   store.run('DELETE FROM observations WHERE seq IN (SELECT value FROM json_each(?))', [
     JSON.stringify(slice.map((row) => row.seq)),
   ]);
@@ -219,10 +222,11 @@ function foldIntoDigest(store: Store, key: string, rows: ObservationRow[]): void
   // A digest an earlier version wrote has no story: its text is kept ahead of what is folded into it now.
   const text =
     existing && existing.story === null ? clip(`${existing.text} · ${told}`, DIGEST_MAX_CHARS) : told;
-  const tokens = words(text).length;
+  const textWords = words(text);
+  const tokens = textWords.length;
   const storyJson = JSON.stringify(story);
   if (existing) {
-    store.run('DELETE FROM observations_fts WHERE docid = ?', [existing.seq]);
+    removeFromSearchIndex(store, [indexedText(existing.seq, existing.text)]);
     store.run('UPDATE observations SET type = ?, text = ?, tokens = ?, at = ?, story = ? WHERE seq = ?', [
       type,
       text,
@@ -231,7 +235,7 @@ function foldIntoDigest(store: Store, key: string, rows: ObservationRow[]): void
       storyJson,
       existing.seq,
     ]);
-    store.run('INSERT INTO observations_fts (docid, text) VALUES (?, ?)', [existing.seq, text]);
+    addToSearchIndex(store, [{ seq: existing.seq, words: textWords }]);
     return;
   }
   store.run(
@@ -239,7 +243,7 @@ function foldIntoDigest(store: Store, key: string, rows: ObservationRow[]): void
      VALUES (?, NULL, ?, NULL, ?, 'digest', ?, ?, ?, ?)`,
     [id, kept[0].session_id, type, text, tokens, first, storyJson],
   );
-  store.run('INSERT INTO observations_fts (docid, text) SELECT seq, text FROM observations WHERE id = ?', [
-    id,
+  addToSearchIndex(store, [
+    { seq: store.number('SELECT seq FROM observations WHERE id = ?', [id]), words: textWords },
   ]);
 }

@@ -8,7 +8,6 @@ import { fileKind } from '../kernel/boundedRead';
 import { NO_FOLLOW_NO_WAIT } from '../kernel/privateFiles';
 import type { Routes } from './routing';
 import type { Store } from '../storage/store';
-import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { yieldToHost } from '../kernel/yieldToHost';
 import type { IngestProgress } from '../../shared/ingest';
 
@@ -410,10 +409,6 @@ export class Ingestor {
             ],
           );
         });
-        if (parsed.memory.length > 0) {
-          await yieldToHost();
-          mergeSomeOfMemoryIndex(this.store);
-        }
         result.events += events;
         result.rejected += rejected;
         result.foreign += parsed.foreign;

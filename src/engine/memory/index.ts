@@ -5,7 +5,7 @@ export { resolveId, shortId } from './ids';
 export { saveToMemory, setForgotten } from './memoryEvents';
 export { MAX_SAVED_TEXT } from './eventMemory';
 export { MemoryQueryError, parseTime } from './query';
-export { MAX_SEARCH_LIMIT, RANKED_CANDIDATES, searchObservations } from './search';
+export { MAX_SEARCH_LIMIT, searchObservations } from './search';
 export { memoryCounts } from './stats';
 export { MAX_GET_IDS, TIMELINE_LIMITS, getObservations, timeline } from './timeline';
 export {

@@ -14,6 +14,8 @@ import { OpenChecks } from './resolution';
 import { type SessionState, resolveDraft } from './summarise';
 import { words } from './text';
 import { isObservationType } from './types';
+import { addToSearchIndex, indexedText, removeFromSearchIndex } from './searchIndex/indexWrites';
+import type { IndexedText } from './searchIndex/postings';
 /** A derived observation this similar to one of the last few is a near duplicate (seed: 20 and 0.85). */
 const RECENT_WINDOW = 20;
 const DUPLICATE_OVERLAP = 0.85;
@@ -29,16 +31,6 @@ function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean 
   return shared / (small.size + large.size - shared) >= DUPLICATE_OVERLAP;
 }
 
-/**
- * Do a bounded share (100 pages, 20 to 40 ms) of the full-text index's segment merges, on levels of 4
- * segments or more. Run after each chunk of a catch-up and each slice of a fold, as a task of its own:
- * otherwise the index merges 16 segments of a level at once, in the commit that fills the level, which held
- * the extension host for 100 ms and more.
- */
-export function mergeSomeOfMemoryIndex(store: Store): void {
-  store.run("INSERT INTO observations_fts (observations_fts) VALUES ('merge=100,4')");
-}
-
 export class ObservationWriter {
   private started = false;
   private nextSeq = 0;
@@ -49,8 +41,8 @@ export class ObservationWriter {
   private changedSessions = new Set<string>();
   private readonly rows: BatchInsert;
   private readonly sessionRows: BatchInsert;
-  /** Observations from this seq on are not in the full-text index yet. */
-  private unindexedFrom = 0;
+  /** Observations of this chunk, with their words, for the search index once they are in the table. */
+  private unindexed: IndexedText[] = [];
   /** The chunk's latest report and compaction summary of each session, replacing the stored ones at flush. */
   private readonly latest = new Map<string, SqlValue[]>();
   private readonly openChecks: OpenChecks;
@@ -89,7 +81,6 @@ export class ObservationWriter {
   private start(): void {
     this.started = true;
     this.nextSeq = this.store.number('SELECT coalesce(max(seq), 0) + 1 FROM observations');
-    this.unindexedFrom = this.nextSeq;
     this.recent = this.store
       .all(`SELECT text FROM observations ORDER BY seq DESC LIMIT ${RECENT_WINDOW}`)
       .reverse()
@@ -157,6 +148,7 @@ export class ObservationWriter {
     }
     row[0] = this.nextSeq++;
     this.rows.add(row);
+    this.unindexed.push({ seq: Number(row[0]), words: tokens });
   }
 
   /** The user keeps agents' notes as their own decisions: from then on they are the user's notes. */
@@ -178,12 +170,12 @@ export class ObservationWriter {
       // older one (a stale file imported after the hooks recorded a later turn) never replaces a newer.
       if (earlier && (earlier.text === row[7] || Number(earlier.at) > Number(row[9]))) continue;
       if (earlier) {
-        // The index finds what to remove by reading the row: before the row goes.
-        this.store.run('DELETE FROM observations_fts WHERE docid = ?', [earlier.seq]);
+        removeFromSearchIndex(this.store, [indexedText(Number(earlier.seq), String(earlier.text))]);
         this.store.run('DELETE FROM observations WHERE seq = ?', [earlier.seq]);
       }
       row[0] = this.nextSeq++;
       this.rows.add(row);
+      this.unindexed.push(indexedText(Number(row[0]), String(row[7])));
     }
     this.latest.clear();
   }
@@ -239,12 +231,17 @@ export class ObservationWriter {
     if (!this.started) return;
     this.writeLatest();
     this.rows.flush();
-    if (this.nextSeq === this.unindexedFrom) return;
-    // One statement indexes the chunk's rows from the table: the texts cross into wasm once, not twice.
-    this.store.run(
-      'INSERT INTO observations_fts (docid, text) SELECT seq, text FROM observations WHERE seq >= ?',
-      [this.unindexedFrom],
+    if (this.unindexed.length === 0) return;
+    // A row whose id was already kept (told again) was not inserted, and is indexed already.
+    const inserted = new Set(
+      this.store
+        .all('SELECT seq FROM observations WHERE seq >= ?', [this.unindexed[0].seq])
+        .map((row) => Number(row.seq)),
     );
-    this.unindexedFrom = this.nextSeq;
+    addToSearchIndex(
+      this.store,
+      this.unindexed.filter((text) => inserted.has(text.seq)),
+    );
+    this.unindexed = [];
   }
 }

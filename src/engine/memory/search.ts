@@ -1,13 +1,14 @@
 /**
- * Full-text search of observations on FTS4 (sql.js has no FTS5), ranked by BM25 computed from `matchinfo`
- * exactly as FTS5's `bm25()` does (k1 1.2, b 0.75, idf floored at 1e-6), so the two rank alike (over the
- * newest RANKED_CANDIDATES matches of a query).
+ * Full-text search of observations, every match ranked by BM25 as FTS5's `bm25()` ranks it (sql.js has no
+ * FTS5): the postings and the scoring are in searchIndex/.
  *
  * Query language: words (all must match), "exact phrases", prefix* and OR between two items. Anything else
  * is read as plain words, so no query is ever an error.
  */
 import type { Store } from '../storage/store';
 import { type ObservationFilters, filterSql, observationColumns, toObservation } from './query';
+import { ensureSearchIndex } from './searchIndex/indexWrites';
+import { type ParsedQuery, type QueryItem, type Ranked, bestOf, matchAll } from './searchIndex/ranking';
 import { foldDiacritics, words } from './text';
 import type { Observation } from './types';
 
@@ -38,23 +39,8 @@ export interface SearchResult {
 const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 const SNIPPET_TOKENS = 24;
-/**
- * How many matches, newest first, are ranked: all of them unless a query's words are in more than about 1%
- * of the observations. Then ranking all (a score per row) would cost tens of milliseconds; the newest
- * matches are ranked instead, and more words, a "phrase" or a filter reach further back.
- */
-export const RANKED_CANDIDATES = 1000;
 
-/** One item of a query: a word, a prefix, or a phrase (whose last word may be a prefix). */
-export interface QueryItem {
-  words: string[];
-  prefix: boolean;
-}
-
-export interface ParsedQuery {
-  /** Groups of alternatives: every group must match, any item of a group may. */
-  groups: QueryItem[][];
-}
+export type { ParsedQuery };
 
 /** Read a user's query; what is not our small syntax becomes words. */
 export function parseQuery(query: string): ParsedQuery {
@@ -89,55 +75,6 @@ export function parseQuery(query: string): ParsedQuery {
   return { groups };
 }
 
-function itemExpression(item: QueryItem): string {
-  return `"${item.words.join(' ')}${item.prefix ? '*' : ''}"`;
-}
-
-/** The FTS4 MATCH expression: every word quoted, so nothing in it can be read as syntax. */
-export function matchExpression(parsed: ParsedQuery): string {
-  return parsed.groups.map((group) => group.map(itemExpression).join(' OR ')).join(' ');
-}
-
-const K1 = 1.2;
-const B = 0.75;
-
-/**
- * BM25 of one row from matchinfo 'pcnax' (phrases, columns, rows, average length, then per phrase: hits
- * here, hits everywhere, rows with hits) and the row's length in words.
- */
-function bm25(matchinfo: Uint8Array, tokens: number): number {
-  const info = new Uint32Array(matchinfo.buffer, matchinfo.byteOffset, matchinfo.byteLength >>> 2);
-  const phrases = info[0];
-  const rows = info[2];
-  const average = info[3] || 1;
-  const lengthNorm = K1 * (1 - B + (B * tokens) / average);
-  let score = 0;
-  for (let i = 0; i < phrases; i++) {
-    const hits = info[4 + 3 * i];
-    if (hits === 0) continue;
-    const withHits = info[6 + 3 * i];
-    const idf = Math.max(1e-6, Math.log((rows - withHits + 0.5) / (withHits + 0.5)));
-    score += (idf * hits * (K1 + 1)) / (hits + lengthNorm);
-  }
-  return score;
-}
-
-const RANK_FUNCTION = 'cd_bm25';
-
-/**
- * Run `work`, registering the ranking function first if the database lacks it: functions live on the
- * connection, and a reader opens a new connection each time it reloads the snapshot.
- */
-function withRanking<T>(store: Store, work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (!String((error as Error).message).includes(`no such function: ${RANK_FUNCTION}`)) throw error;
-    store.db.create_function(RANK_FUNCTION, bm25);
-    return work();
-  }
-}
-
 export function searchObservations(db: Store, options: SearchOptions): SearchResult {
   const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
   const offset = Math.max(0, Math.floor(options.offset ?? 0));
@@ -156,36 +93,58 @@ export function searchObservations(db: Store, options: SearchOptions): SearchRes
   }
   const parsed = parseQuery(options.query);
   if (parsed.groups.length === 0) return { hits: [], more: false, noWords: true };
-  // The index is scanned newest first (CROSS JOIN fixes the order) and only the newest RANKED_CANDIDATES
-  // matches are scored: a word in a third of all observations would otherwise cost a score per row.
-  const ranked = withRanking(db, () =>
-    db.all(
-      `SELECT seq, ${RANK_FUNCTION}(info, tokens) AS score FROM (
-         SELECT o.seq AS seq, o.at AS at, o.tokens AS tokens, matchinfo(observations_fts, 'pcnax') AS info
-         FROM observations_fts CROSS JOIN observations o ON o.seq = observations_fts.docid
-         WHERE observations_fts MATCH ? AND ${filters.sql}
-         ORDER BY observations_fts.docid DESC LIMIT ${RANKED_CANDIDATES})
-       ORDER BY score DESC, at DESC LIMIT ? OFFSET ?`,
-      [matchExpression(parsed), ...filters.params, limit + 1, offset],
-    ),
-  );
+  ensureSearchIndex(db);
+  const wanted = offset + limit + 1;
+  const ranked = passingBest(db, matchAll(db, parsed), wanted, filters).slice(offset);
   const page = ranked.slice(0, limit);
   const rows = new Map(
     db
       .all(
         `SELECT o.seq AS seq, ${observationColumns('o.')} FROM observations o
-         WHERE o.seq IN (${page.map(() => '?').join(', ') || 'NULL'})`,
-        page.map((row) => Number(row.seq)),
+         WHERE o.seq IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(page.map((hit) => hit.seq))],
       )
       .map((row) => [Number(row.seq), toObservation(row)]),
   );
   const hits: SearchHit[] = [];
   for (const { seq, score } of page) {
-    const observation = rows.get(Number(seq));
+    const observation = rows.get(seq);
     if (!observation) continue;
-    hits.push({ ...observation, score: Number(score), ...snippetOf(observation.text, parsed) });
+    hits.push({ ...observation, score, ...snippetOf(observation.text, parsed) });
   }
   return { hits, more: ranked.length > limit, noWords: false };
+}
+
+/**
+ * The `wanted` best matches that the filters let through (forgotten observations never do), best first:
+ * the best are checked first, then eight times as many each round, so a filter that lets most through costs
+ * one look-up and one that lets few through still finds them.
+ */
+function passingBest(
+  db: Store,
+  matches: ReturnType<typeof matchAll>,
+  wanted: number,
+  filters: { sql: string; params: Array<string | number> },
+): Ranked[] {
+  const checked = new Set<number>();
+  const passing: Ranked[] = [];
+  for (let batch = wanted + 16; passing.length < wanted; batch *= 8) {
+    const next = bestOf(matches, batch, checked);
+    if (next.length === 0) break;
+    const allowed = new Set(
+      db
+        .all(
+          `SELECT o.seq AS seq FROM observations o WHERE o.seq IN (SELECT value FROM json_each(?)) AND ${filters.sql}`,
+          [JSON.stringify(next.map((hit) => hit.seq)), ...filters.params],
+        )
+        .map((row) => Number(row.seq)),
+    );
+    for (const hit of next) {
+      checked.add(hit.seq);
+      if (allowed.has(hit.seq)) passing.push(hit);
+    }
+  }
+  return passing.slice(0, wanted);
 }
 
 /** Whether a folded word of the text matches an item word (the last word of a prefix item by prefix). */

@@ -24,8 +24,8 @@ import { eventsDir, projectStateDir } from '../kernel/paths';
 import { type ProjectIdentity, identifyProject } from '../kernel/projectIdentity';
 import { ProjectSessions } from '../memory/sessions';
 import { type Router, type Routes, routerFor } from '../log/routing';
-import { mergeSomeOfMemoryIndex } from '../memory/observationWriter';
 import { ProjectMemory } from '../memory/projectMemory';
+import { catchUpSearchIndex } from '../memory/searchIndex/indexWrites';
 import { counterValue } from '../storage/counters';
 import { migrateInSteps } from '../storage/schema';
 import { recoverPages, saveInProgress, savePages } from '../storage/pageSave';
@@ -330,8 +330,16 @@ export class ProjectEngine implements ProjectStore {
           candidate.close();
           return false;
         }
-        this.replaceStore(new Store(candidate));
+        const store = new Store(candidate);
+        // What was kept before the search index existed is indexed now, a slice per task.
+        const indexed = await runInSteps(catchUpSearchIndex(store), yieldToHost);
+        if (this.closed) {
+          candidate.close();
+          return false;
+        }
+        this.replaceStore(store);
         this.loadedSnapshotStamp = stamp;
+        if (indexed > 0 && this.role === 'writer') this.markDirty();
         return true;
       } catch (error) {
         candidate?.close();
@@ -410,12 +418,6 @@ export class ProjectEngine implements ProjectStore {
     for (;;) {
       const slice = compactHistory(this.currentStore, before);
       rows += slice.rows;
-      if (slice.rows > 0) {
-        // Digests replace rows in the memory's index: its merges too come a share at a time.
-        yield;
-        if (this.closed) break;
-        mergeSomeOfMemoryIndex(this.currentStore);
-      }
       if (!slice.more || this.closed) break;
       yield;
     }

@@ -271,6 +271,20 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tool_registry ADD COLUMN declared_by TEXT;
   `,
+  // The memory's own search index (memory/searchIndex/): FTS4 could rank only the newest 1,000 matches of a
+  // common word in time. Observations already kept are indexed after the move, a slice at a time, newest
+  // first (catchUpSearchIndex); until then a search indexes them first.
+  `
+  CREATE TABLE search_postings (
+    term TEXT NOT NULL,
+    block INTEGER NOT NULL,
+    entries BLOB NOT NULL,
+    UNIQUE (term, block)
+  );
+  DROP TABLE observations_fts;
+  INSERT OR REPLACE INTO counters (name, value)
+    SELECT 'search.unindexed_below', max(seq) + 1 FROM observations HAVING count(*) > 0;
+  `,
 ];
 
 class SchemaTooNewError extends Error {

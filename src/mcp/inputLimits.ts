@@ -1,7 +1,7 @@
 /**
  * Size limits of the tools' string arguments, checked before any work, so that an oversized argument costs
- * the agent one short error instead of an internal error (FTS4 refuses an expression of 4,096 words) or
- * seconds of work on a megabyte of text. The SDK shows a failed check as a tool error with its message.
+ * the agent one short error instead of seconds of work on a megabyte of text (a look-up per word). The SDK
+ * shows a failed check as a tool error with its message.
  */
 import * as z from 'zod';
 import { parseQuery } from '../engine';

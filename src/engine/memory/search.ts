@@ -8,7 +8,14 @@
 import type { Store } from '../storage/store';
 import { type ObservationFilters, filterSql, observationColumns, toObservation } from './query';
 import { ensureSearchIndex } from './searchIndex/indexWrites';
-import { type ParsedQuery, type QueryItem, type Ranked, bestOf, matchAll } from './searchIndex/ranking';
+import {
+  type Matches,
+  type ParsedQuery,
+  type QueryItem,
+  type Ranked,
+  bestOf,
+  matchAll,
+} from './searchIndex/ranking';
 import { foldDiacritics, words } from './text';
 import type { Observation } from './types';
 
@@ -122,7 +129,7 @@ export function searchObservations(db: Store, options: SearchOptions): SearchRes
  */
 function passingBest(
   db: Store,
-  matches: ReturnType<typeof matchAll>,
+  matches: Matches,
   wanted: number,
   filters: { sql: string; params: Array<string | number> },
 ): Ranked[] {

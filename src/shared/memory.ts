@@ -89,12 +89,20 @@ export function oneLineClip(text: string, max: number): string {
 }
 
 /**
- * Search as you type: the word being typed is a prefix (`token buck` finds "token bucket"). A query that
- * ends with a space, a quote or `*`, or whose last word is `OR`, is left as it is.
+ * A typed word becomes a prefix from this many letters on: a shorter one stands for thousands of words of a
+ * long history, each read from the search index (some 0.4 s at 100,000 observations for one letter).
+ */
+const MIN_TYPED_PREFIX = 3;
+
+/**
+ * Search as you type: the word being typed is a prefix (`token buck` finds "token bucket") once it has
+ * MIN_TYPED_PREFIX letters. A query that ends with a space, a quote or `*`, or whose last word is `OR`, is
+ * left as it is.
  */
 export function typingQuery(query: string): string {
   const match = /(?:^|\s)([^\s"*]+)$/.exec(query);
-  if (!match || match[1] === 'OR' || !/[\p{L}\p{N}]$/u.test(match[1])) return query;
+  const typed = match && /[\p{L}\p{N}]+$/u.exec(match[1]);
+  if (!match || match[1] === 'OR' || !typed || typed[0].length < MIN_TYPED_PREFIX) return query;
   // Inside an open phrase (odd number of quotes) the word belongs to the phrase: leave it.
   if ((query.match(/"/g)?.length ?? 0) % 2 === 1) return query;
   return `${query}*`;

@@ -37,7 +37,10 @@ describe('memory presentation', () => {
     assert.equal(typingQuery('"rate limit"'), '"rate limit"');
     assert.equal(typingQuery('"rate lim'), '"rate lim');
     assert.equal(typingQuery('login OR'), 'login OR');
-    assert.equal(typingQuery('api.ts'), 'api.ts*');
+    assert.equal(typingQuery('api.tsx'), 'api.tsx*');
+    // One or two letters would stand for thousands of words: they are searched as typed.
+    assert.equal(typingQuery('api.ts'), 'api.ts');
+    assert.equal(typingQuery('to'), 'to');
     assert.equal(typingQuery('what?'), 'what?');
     assert.equal(typingQuery(''), '');
   });

@@ -61,14 +61,22 @@ const scratch = {
   query: 0,
 };
 
+/** Room in the scratch arrays for seqs up to `maxSeq`, what they hold kept. */
+function reserve(maxSeq: number): void {
+  if (scratch.stamp.length > maxSeq) return;
+  const size = Math.max(maxSeq + 1, scratch.stamp.length * 2, 1024);
+  const grow = <T extends Uint32Array | Int32Array | Uint16Array | Float64Array>(from: T, to: T): T => {
+    to.set(from as never);
+    return to;
+  };
+  scratch.stamp = grow(scratch.stamp, new Uint32Array(size));
+  scratch.slot = grow(scratch.slot, new Int32Array(size));
+  scratch.met = grow(scratch.met, new Uint16Array(size));
+  scratch.score = grow(scratch.score, new Float64Array(size));
+}
+
 function nextStamp(maxSeq: number): number {
-  if (scratch.stamp.length <= maxSeq) {
-    const size = Math.max(maxSeq + 1, scratch.stamp.length * 2, 1024);
-    scratch.stamp = new Uint32Array(size);
-    scratch.slot = new Int32Array(size);
-    scratch.met = new Uint16Array(size);
-    scratch.score = new Float64Array(size);
-  }
+  reserve(maxSeq);
   scratch.query = (scratch.query + 1) >>> 0 || 1;
   return scratch.query;
 }
@@ -76,16 +84,25 @@ function nextStamp(maxSeq: number): number {
 /** A word's (or a prefix's words') hits; a prefix's words are summed per observation, as FTS5 counts them. */
 function wordHits(store: Store, word: string, prefix: boolean): ItemHits {
   const hits: ItemHits = { seqs: [], tfs: [], lengths: [] };
-  const index = prefix ? new Map<number, number>() : undefined;
+  // A prefix's words each hold an observation once: their hits are merged through the scratch slots.
+  const query = nextStamp(0);
+  let { stamp, slot } = scratch;
   for (const entry of blocksOf(store, word, prefix))
     while (entry.next()) {
-      const at = index?.get(entry.seq);
-      if (at !== undefined) {
-        hits.tfs[at] += entry.tf;
-        continue;
+      const seq = entry.seq;
+      if (prefix) {
+        if (seq >= stamp.length) {
+          reserve(seq);
+          ({ stamp, slot } = scratch);
+        }
+        if (stamp[seq] === query) {
+          hits.tfs[slot[seq]] += entry.tf;
+          continue;
+        }
+        stamp[seq] = query;
+        slot[seq] = hits.seqs.length;
       }
-      index?.set(entry.seq, hits.seqs.length);
-      hits.seqs.push(entry.seq);
+      hits.seqs.push(seq);
       hits.tfs.push(entry.tf);
       hits.lengths.push(entry.length);
     }

@@ -85,7 +85,7 @@ function nextStamp(maxSeq: number): number {
 function wordHits(store: Store, word: string, prefix: boolean): ItemHits {
   const hits: ItemHits = { seqs: [], tfs: [], lengths: [] };
   // A prefix's words each hold an observation once: their hits are merged through the scratch slots.
-  const query = nextStamp(0);
+  const query = prefix ? nextStamp(0) : 0;
   let { stamp, slot } = scratch;
   for (const entry of blocksOf(store, word, prefix))
     while (entry.next()) {

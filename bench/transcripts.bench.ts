@@ -258,7 +258,7 @@ export async function benchTranscripts(sessions = 160, bytesPerSession = 900 * 1
       const engine = await ProjectEngine.open({ home, folder: project, role: 'writer' });
       const started = process.hrtime.bigint();
       try {
-        const result = await importTranscripts(engine, { claudeDir });
+        const result = await importTranscripts(engine, { transcriptsDir: claudeDir });
         ourRuns.push({ seconds: Number(process.hrtime.bigint() - started) / 1e9, result });
       } finally {
         await engine.close();

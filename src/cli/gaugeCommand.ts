@@ -29,7 +29,7 @@ export async function readActiveSession(
   } else {
     // The sessions the hooks recorded say which agent is working; the database is only read.
     active = await withProjectSnapshot(context, 'context-deck gauge (CLI)', (engine) =>
-      engine.activeSession({ claudeDir: stringFlag(args, 'claude-dir') }),
+      engine.activeSession({ transcriptsDir: stringFlag(args, 'claude-dir') }),
     );
   }
   if (!active) throw new Error(`no session file of any agent found for ${path.resolve(context.project)}`);

@@ -14,7 +14,7 @@ export const importCommand: CliCommand = {
       const showProgress = process.stderr.isTTY === true;
       const result = await engine.importTranscripts({
         paths: args.positionals,
-        claudeDir: stringFlag(args, 'claude-dir'),
+        transcriptsDir: stringFlag(args, 'claude-dir'),
         force: args.flags.has('force'),
         signal,
         onProgress: showProgress

@@ -389,7 +389,7 @@ describe("VS Code's agent transcript", () => {
           assert.equal(run.code, 0);
         }
         await engine.ingest();
-        const active = findActiveSession(engine.store, ws.project, { claudeDir });
+        const active = findActiveSession(engine.store, ws.project, { transcriptsDir: claudeDir });
         if (transcript === without) {
           // No usage recorded: no gauge of it (rather than one at 0%); the newest session that says stays.
           assert.equal(active?.sessionId, 'measured');

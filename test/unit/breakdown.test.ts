@@ -92,7 +92,7 @@ const lines = (...entries: Line[]) => entries.map((entry) => `${JSON.stringify(e
 
 // ---- reading ----
 
-const options = (): ContextGaugeOptions => ({ projectRoot: ws.project, claudeDir });
+const options = (): ContextGaugeOptions => ({ projectRoot: ws.project, transcriptsDir: claudeDir });
 
 async function breakdownOf(content: string, gaugeOptions = options()): Promise<ContextBreakdown> {
   fs.writeFileSync(file, content);

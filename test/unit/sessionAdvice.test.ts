@@ -73,7 +73,7 @@ const turn = (tool: string, input: Record<string, unknown>, chars: number, token
 /** The real gauge, reading memory files, skills and agents from this test's folders only. */
 function isolatedGauge(file: string): ContextGauge {
   const claudeDir = path.join(ws.home, 'claude');
-  return new ContextGauge(file, claudeCodeAdapter, { projectRoot: ws.project, claudeDir });
+  return new ContextGauge(file, claudeCodeAdapter, { projectRoot: ws.project, transcriptsDir: claudeDir });
 }
 
 /** A session at 85%: an old file read, two github calls (one huge), a huge test log, a file being edited. */

@@ -537,7 +537,7 @@ describe('transcript import', () => {
     );
 
     const engine = await open();
-    const result = await importTranscripts(engine, { claudeDir });
+    const result = await importTranscripts(engine, { transcriptsDir: claudeDir });
     assert.equal(result.files, 2, 'the session and its subagent');
     assert.equal(result.foreignFiles, 1, 'the sibling folder looks alike but records another cwd');
     assert.deepEqual(tableCounts(engine), { sessions: 1, toolCalls: 3, toolFailures: 1, prompts: 1 });
@@ -567,7 +567,7 @@ describe('transcript import', () => {
     );
 
     const engine = await open();
-    const found = await importTranscripts(engine, { claudeDir });
+    const found = await importTranscripts(engine, { transcriptsDir: claudeDir });
     assert.equal(found.files, 3, 'the session and its two workflow agents');
     assert.equal(found.foreignFiles, 0, 'the journal is not looked at');
     assert.deepEqual(tableCounts(engine), { sessions: 1, toolCalls: 3, toolFailures: 0, prompts: 1 });
@@ -587,7 +587,7 @@ describe('transcript import', () => {
     const renamed = path.join(folder, 'real-id (copy).jsonl');
     fs.writeFileSync(renamed, `${usageOnly}\n${transcriptOf({ ...script, tools: [{ tool: 'Read' }] })}`);
     const engine = await open();
-    await importTranscripts(engine, { claudeDir });
+    await importTranscripts(engine, { transcriptsDir: claudeDir });
     assert.deepEqual(
       engine.store.all('SELECT id FROM sessions').map((row) => row.id),
       ['real-id'],

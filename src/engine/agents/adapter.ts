@@ -7,7 +7,13 @@ import type { EventPayload } from '../events/eventLine';
 import type { JsonConfig } from '../kernel/jsonConfig';
 import type { ConfigLocations } from './configLocations';
 import type { DiskFacts } from './contextFiles';
-import type { ParsedTranscriptLine, TranscriptEntry } from './transcriptEntry';
+import type {
+  Json,
+  ParsedTranscriptLine,
+  ToolResult,
+  TranscriptEntry,
+  TranscriptFileContext,
+} from './transcriptEntry';
 import type { ConfigEntry, ScanProblem } from './toolTypes';
 import type { AgentEvent, ToolCall } from './types';
 import type { AgentId } from '../../shared/agents';
@@ -99,8 +105,19 @@ export type SessionItem =
   | { type: 'compact'; sessionId: string; at: number; trigger?: string }
   /** The summary the agent wrote when it compacted (Codex's `compacted` record, opencode's summary message). */
   | { type: 'compact-summary'; sessionId: string; at: number; text: string }
-  /** The agent's last message of a turn: what it reported to the user when it stopped. */
-  | { type: 'report'; sessionId: string; at: number; text: string }
+  /**
+   * The agent's last message of a turn so far: what it reported to the user when it stopped. The latest
+   * before the session's next prompt (or the end of what was read) is the turn's; reports with one `key`
+   * are parts of one message, joined.
+   */
+  | { type: 'report'; sessionId: string; at: number; text: string; key?: string }
+  /**
+   * A tool call started, in an agent whose file records its use and its result apart (a message transcript):
+   * the call waits for its result, in this read or a later one.
+   */
+  | { type: 'tool-use'; sessionId: string; at: number; useId: string; name: string; input: Json }
+  /** The result of a `tool-use`, which the adapter's `toolEvents` reads into the finished call. */
+  | { type: 'tool-result'; sessionId: string; at: number; result: ToolResult }
   | {
       /**
        * A fixed part of the prompt the file holds (Codex: its base instructions, the AGENTS.md and
@@ -113,6 +130,9 @@ export type SessionItem =
       key: string;
       chars: number;
     };
+
+/** A started call, as its `tool-use` item said it. */
+export type ToolUseItem = Extract<SessionItem, { type: 'tool-use' }>;
 
 /** Finds and reads the agent's session files. */
 export interface SessionFiles {
@@ -155,6 +175,13 @@ export interface MessageTranscripts {
   recognise(head: string): boolean;
   /** The prompt the person typed, as the prompt hook reports it; undefined for an entry that is none. */
   promptOf(entry: TranscriptEntry): string | undefined;
+  /**
+   * What one line says, as session items, in order (the import writes them as every agent's); `file` is
+   * what the file said so far, which the line may update (its time, its working directory).
+   */
+  items(entry: TranscriptEntry, file: TranscriptFileContext): SessionItem[];
+  /** The events a finished call stands for (its end or failure, a subagent's report), as its hooks say them. */
+  toolEvents(use: ToolUseItem, result: ToolResult, cwd: string | undefined): AgentEvent[];
   /** Transcripts of sessions that may have run in `roots` or below; `dir` searches that data folder instead. */
   find(roots: readonly string[], dir?: string): string[];
   /** The transcripts in a folder the user named. */

@@ -33,7 +33,7 @@ function mtimeOf(file: string): number {
 
 export interface ActiveSessionOptions {
   /** The data folder of the agents with message transcripts (Claude Code's: `CLAUDE_CONFIG_DIR`, else `~/.claude`). */
-  claudeDir?: string;
+  transcriptsDir?: string;
   /**
    * The file of a session of an agent that names none in its events (opencode's store, Cline's task): by
    * default `sessionFileOf`; callers that look often pass a cached lookup.
@@ -89,7 +89,7 @@ export function findActiveSession(
     }
   }
   for (const adapter of TRANSCRIPT_ADAPTERS) {
-    const found = adapter.transcripts.active(projectRoot, options.claudeDir);
+    const found = adapter.transcripts.active(projectRoot, options.transcriptsDir);
     if (found) candidates.push({ agent: adapter.id, file: found });
   }
   return candidates

@@ -53,7 +53,7 @@ export interface ContextGaugeOptions {
    * The agent's data folder, for the user's memory files, skills and agents (default: the one holding the
    * transcript; a transcript kept elsewhere gets the project's files only).
    */
-  claudeDir?: string;
+  transcriptsDir?: string;
 }
 
 /**
@@ -179,7 +179,7 @@ export class ContextGauge {
     const projectRoot = this.options.projectRoot ?? cwd;
     if (!projectRoot) return NO_DISK_FACTS;
     try {
-      return this.adapter.transcripts.contextFiles(projectRoot, this.transcript, this.options.claudeDir);
+      return this.adapter.transcripts.contextFiles(projectRoot, this.transcript, this.options.transcriptsDir);
     } catch {
       // Unreadable config: the fixed overhead is then all system prompt and tools.
       return NO_DISK_FACTS;

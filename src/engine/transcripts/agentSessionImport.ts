@@ -125,7 +125,7 @@ export async function importAgentSessions(
     }
     const { items, skipped } = read;
     db.transaction(() => {
-      const counts = writeSessionItems(db, adapter.id, file, items);
+      const counts = writeSessionItems(db, adapter, file, items);
       result.toolCalls += counts.toolCalls;
       result.failures += counts.failures;
       result.prompts += counts.prompts;

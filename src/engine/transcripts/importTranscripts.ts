@@ -15,7 +15,8 @@ import { TRANSCRIPT_ADAPTERS } from '../agents';
 import type { TranscriptAdapter } from '../agents/adapter';
 import { endIdleImportedSessions } from '../log/sessionRows';
 import { noRows, type RowCounts } from './importedActivity';
-import { type TranscriptFileContext, TranscriptRowWriter } from './transcriptRows';
+import type { TranscriptFileContext } from '../agents/transcriptEntry';
+import { SessionItemWriter } from './sessionItemRows';
 import { yieldToHost } from '../kernel/yieldToHost';
 
 /** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */
@@ -41,7 +42,7 @@ export interface TranscriptImportOptions {
    * The data folder to search for message transcripts instead of the agents' own (Claude Code's default:
    * `CLAUDE_CONFIG_DIR`, else `~/.claude`); with it, no other agent's files are searched.
    */
-  claudeDir?: string;
+  transcriptsDir?: string;
   /** Read every file from its start again (nothing is counted twice either way). */
   force?: boolean;
   chunkBytes?: number;
@@ -162,10 +163,10 @@ export async function importTranscripts(
   } else {
     sources = TRANSCRIPT_ADAPTERS.flatMap((adapter) =>
       adapter.transcripts
-        .find(engine.identity.roots, options.claudeDir)
+        .find(engine.identity.roots, options.transcriptsDir)
         .map((file) => ({ file, adapter, forced: false })),
     );
-    agentFiles = options.claudeDir ? [] : findAgentSessionFiles(engine.identity.roots);
+    agentFiles = options.transcriptsDir ? [] : findAgentSessionFiles(engine.identity.roots);
   }
   const result = await new TranscriptImport(engine, options).run(sources);
   result.problems.unshift(...problems);
@@ -315,14 +316,17 @@ class TranscriptImport {
     const { subagent } = byPath;
     const context: TranscriptFileContext = {
       sessionId: plan.recordedSession ?? byPath.sessionId,
-      transcriptPath: subagent ? undefined : plan.file,
       subagent,
       lastAt: Math.round(plan.mtimeMs),
       cwd: plan.cwd ?? undefined,
     };
     const handle = await fs.promises.open(plan.file, 'r');
     try {
-      const rows = new TranscriptRowWriter(this.engine.store, plan.adapter);
+      const rows = new SessionItemWriter(this.engine.store, plan.adapter, {
+        transcriptPath: subagent ? undefined : plan.file,
+        cwd: context.cwd,
+        promptKeys: 'transcript',
+      });
       let offset = plan.start;
       this.result.files++;
       for (;;) {
@@ -366,7 +370,7 @@ class TranscriptImport {
 
   private addLines(
     lines: readonly string[],
-    rows: TranscriptRowWriter,
+    rows: SessionItemWriter,
     context: TranscriptFileContext,
     adapter: TranscriptAdapter,
   ): void {
@@ -374,7 +378,7 @@ class TranscriptImport {
       if (line.trim() === '') continue;
       this.result.lines++;
       const parsed = adapter.transcripts.parseLine(line);
-      if (parsed.ok) rows.add(parsed.entry, context);
+      if (parsed.ok) for (const item of adapter.transcripts.items(parsed.entry, context)) rows.add(item);
       else this.result.malformed++;
     }
   }

@@ -10,6 +10,7 @@ import {
   listTranscripts,
   sessionOfPath,
 } from './transcriptFiles';
+import { transcriptItems, transcriptToolEvents } from './transcriptItems';
 import { parseTranscriptLine, recogniseClaudeTranscript } from './transcriptLine';
 
 /** The config folder of a transcript at `<config>/projects/<project>/<session>.jsonl`, if it is one. */
@@ -23,6 +24,8 @@ export const claudeTranscripts: MessageTranscripts = {
   // A transcript just created is empty: nothing in it can be misread.
   recognise: (head) => head.trim() === '' || recogniseClaudeTranscript(head),
   promptOf: promptText,
+  items: transcriptItems,
+  toolEvents: transcriptToolEvents,
   find: (roots, dir) =>
     (dir ? [dir] : claudeConfigDirs()).flatMap((folder) => candidateTranscripts(folder, roots)),
   list: listTranscripts,

@@ -177,7 +177,7 @@ export interface MessageTranscripts {
   promptOf(entry: TranscriptEntry): string | undefined;
   /**
    * What one line says, as session items, in order (the import writes them as every agent's); `file` is
-   * what the file said so far, which the line may update (its time, its working directory).
+   * what the file said so far, which the line may update (its latest time).
    */
   items(entry: TranscriptEntry, file: TranscriptFileContext): SessionItem[];
   /** The events a finished call stands for (its end or failure, a subagent's report), as its hooks say them. */

@@ -104,7 +104,7 @@ export type TranscriptAttachment =
   | { type: 'nested_memory'; path?: string; chars: number }
   | { type: 'invoked_skills'; skills: Array<{ name: string; path?: string; chars: number }> };
 
-/** What a transcript file says about itself, beyond its lines; the lines read so far update it. */
+/** What a transcript file says about itself, beyond its lines; the lines read so far update its time. */
 export interface TranscriptFileContext {
   /** The session of lines that record none: the file's first recorded session, else the one its path says. */
   sessionId: string;
@@ -112,8 +112,6 @@ export interface TranscriptFileContext {
   subagent: boolean;
   /** When lines carry no timestamp: the last timestamp seen, else the file's modification time. */
   lastAt: number;
-  /** The working directory the latest line recorded, as hook payloads carry it. */
-  cwd?: string;
 }
 
 export type ParsedTranscriptLine = { ok: true; entry: TranscriptEntry } | { ok: false; reason: string };

@@ -318,13 +318,12 @@ class TranscriptImport {
       sessionId: plan.recordedSession ?? byPath.sessionId,
       subagent,
       lastAt: Math.round(plan.mtimeMs),
-      cwd: plan.cwd ?? undefined,
     };
     const handle = await fs.promises.open(plan.file, 'r');
     try {
       const rows = new SessionItemWriter(this.engine.store, plan.adapter, {
         transcriptPath: subagent ? undefined : plan.file,
-        cwd: context.cwd,
+        cwd: plan.cwd ?? undefined,
         promptKeys: 'transcript',
       });
       let offset = plan.start;

@@ -30,7 +30,6 @@ export function transcriptItems(entry: TranscriptEntry, file: TranscriptFileCont
   if (entry.at !== undefined) file.lastAt = entry.at;
   const at = entry.at ?? file.lastAt;
   const sessionId = entry.sessionId ?? file.sessionId;
-  file.cwd = entry.cwd ?? file.cwd;
   // A `summary` line titles a conversation (often an earlier one), a `file-history-snapshot` records file
   // backups, with no time of its own: no activity of any session (stamped with the file's time, a copied
   // or touched transcript's session would seem to be running still).

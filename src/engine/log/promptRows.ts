@@ -17,25 +17,52 @@ export interface ImportedPrompt {
   at: number;
 }
 
-/** Writes a prompt an import read, unless already imported or recorded by the hooks; returns whether it added a row. */
-export function writeImportedPrompt(store: Store, prompt: ImportedPrompt): boolean {
-  if (store.get('SELECT 1 AS found FROM prompts WHERE source_key = ?', [prompt.key])) return false;
-  const hookRow = store.get(
-    `SELECT id FROM prompts WHERE session_id = ? AND text = ? AND source_key IS NULL
-     ORDER BY abs(at - ?) LIMIT 1`,
-    [prompt.sessionId, prompt.text, prompt.at],
+/**
+ * Writes the prompts an import read, in order, each unless already imported or recorded by the hooks; says
+ * for each whether it added a row. What is stored is looked up once per chunk, not per prompt (each query
+ * costs tens of microseconds in sql.js).
+ */
+export function writeImportedPrompts(store: Store, prompts: readonly ImportedPrompt[]): boolean[] {
+  if (prompts.length === 0) return [];
+  const imported = new Set(
+    store
+      .all('SELECT source_key FROM prompts WHERE source_key IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(prompts.map((prompt) => prompt.key)),
+      ])
+      .map((row) => String(row.source_key)),
   );
-  if (hookRow) {
-    store.run('UPDATE prompts SET source_key = ? WHERE id = ?', [prompt.key, hookRow.id]);
-    return false;
+  // The hook rows an imported prompt may claim: same session and text, not claimed yet.
+  const unclaimed = new Map<string, Array<{ id: number; at: number }>>();
+  for (const row of store.all(
+    `SELECT id, session_id, text, at FROM prompts
+     WHERE source_key IS NULL AND session_id IN (SELECT value FROM json_each(?))`,
+    [JSON.stringify([...new Set(prompts.map((prompt) => prompt.sessionId))])],
+  )) {
+    const key = `${String(row.session_id)}\u0000${String(row.text)}`;
+    const rows = unclaimed.get(key) ?? [];
+    rows.push({ id: Number(row.id), at: Number(row.at) });
+    unclaimed.set(key, rows);
   }
-  store.run('INSERT INTO prompts (event_id, session_id, text, at, source_key) VALUES (NULL, ?, ?, ?, ?)', [
-    prompt.sessionId,
-    prompt.text,
-    prompt.at,
-    prompt.key,
-  ]);
-  return true;
+  const rows = new BatchInsert(store, 'prompts', ['event_id', 'session_id', 'text', 'at', 'source_key']);
+  const added = prompts.map((prompt) => {
+    if (imported.has(prompt.key)) return false;
+    imported.add(prompt.key);
+    const candidates = unclaimed.get(`${prompt.sessionId}\u0000${prompt.text}`);
+    if (candidates && candidates.length > 0) {
+      // The nearest in time (the first of equals, as the database lists them).
+      let nearest = 0;
+      candidates.forEach((candidate, i) => {
+        if (Math.abs(candidate.at - prompt.at) < Math.abs(candidates[nearest].at - prompt.at)) nearest = i;
+      });
+      const [claimed] = candidates.splice(nearest, 1);
+      store.run('UPDATE prompts SET source_key = ? WHERE id = ?', [prompt.key, claimed.id]);
+      return false;
+    }
+    rows.add([null, prompt.sessionId, prompt.text, prompt.at, prompt.key]);
+    return true;
+  });
+  rows.flush();
+  return added;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { foldedDetail } from '../history/compaction';
 import { storedText } from '../log/chunkParse';
-import { type ImportedPrompt, writeImportedPrompt } from '../log/promptRows';
+import { type ImportedPrompt, writeImportedPrompts } from '../log/promptRows';
 import { type ImportedSession, writeImportedSession } from '../log/sessionRows';
 import { observedNear } from '../log/sharedActivity';
 import { type ImportedToolCall, recordedCalls, ToolCallRows } from '../log/toolCallRows';
@@ -92,10 +92,10 @@ export class ImportedActivityWriter {
     const written = this.toolCalls.writeImportedCalls(calls);
     counts.toolCalls = written.added;
     counts.failures = written.failures;
-    for (const prompt of prompts) {
-      prompt.added = writeImportedPrompt(this.store, prompt);
-      if (prompt.added) counts.prompts++;
-    }
+    writeImportedPrompts(this.store, prompts).forEach((added, i) => {
+      prompts[i].added = added;
+      if (added) counts.prompts++;
+    });
     this.writeMemory(memory, recorded);
     for (const [id, session] of sessions)
       if (writeImportedSession(this.store, id, session)) counts.sessions++;

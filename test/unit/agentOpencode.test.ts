@@ -116,6 +116,28 @@ async function waitForPayloads(home: string, count: number, timeoutMs = 10_000):
   }
 }
 
+/**
+ * Waits (at most 10 s) until the recorders the plugin started without waiting have logged `count` events into
+ * `home`: removed while one still writes, the folder is not empty by the time it is deleted.
+ */
+async function waitForLoggedEvents(home: string, count: number): Promise<void> {
+  const dir = path.join(home, 'events');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const logged = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .reduce(
+            (sum, name) =>
+              sum + fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean).length,
+            0,
+          )
+      : 0;
+    if (logged >= count || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const canonical = (value: unknown) => JSON.stringify(value);
 
 describe('opencode plugin', () => {
@@ -248,6 +270,8 @@ describe('opencode plugin', () => {
       assert.deepEqual(await transform(CHILD), ['You are opencode.'], 'a subagent starts from its task');
       assert.deepEqual(await transform(undefined), ['You are opencode.']);
     } finally {
+      // The two sessions' recorders were started and not waited for.
+      await waitForLoggedEvents(ws.home, 2);
       ws.cleanup();
     }
   });

@@ -19,6 +19,7 @@ import { formatSearch } from '../../src/engine/memory/format';
 import { randomId } from '../../src/engine/memory/ids';
 import { keepAsDecisions, saveToMemory } from '../../src/engine/memory/memoryEvents';
 import { searchObservations } from '../../src/engine/memory/search';
+import { MEMORY_EVENTS } from '../../src/engine/memory/types';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { type Payload, appendEvents, hookEvent, tempWorkspace } from '../support/events';
 
@@ -150,6 +151,33 @@ describe('the same check decides whether a failure is still open', () => {
     assert.equal(openCount(), 0, 'a passing full run, in a later session, fixes both');
     await record(session('tests-3', [bash('pytest', { fails: 'Exit code 1\n2 failed, 40 passed' })], 120));
     assert.equal(openCount(), 1, 'the same failure again is open again, not dropped as a duplicate');
+  });
+
+  test('a failure written before its pass in the same chunk (a forget came between) is still fixed by it', async () => {
+    const events = session('forget-between', [
+      bash('npm run lint', { fails: 'Exit code 1\n3 problems' }),
+      bash('npm run build', { fails: 'Exit code 1\nerror TS2304' }),
+      bash('npm run lint', { stdout: 'no problems' }),
+    ]);
+    // The forget writes the chunk's rows so far before it applies: the lint failure is then in the table.
+    const forget = {
+      hook_event_name: MEMORY_EVENTS.forget,
+      ids: [randomId()],
+      origin: 'vscode',
+      cwd: ws.project,
+      _cd: { ts: new Date(START + 2.5 * MINUTE).toISOString(), agent: 'context-deck', v: 'test' },
+    };
+    await record([...events.slice(0, 3), forget, ...events.slice(3)]);
+    const failures = engine.store.all(
+      "SELECT text, resolved_at, open_key FROM observations WHERE type IN ('problem', 'warning') ORDER BY seq",
+    );
+    assert.deepEqual(
+      failures.map((row) => [String(row.text).slice(0, 20), row.resolved_at !== null, row.open_key !== null]),
+      [
+        ['Lint found problems:', true, false],
+        ['Build failed: npm ru', false, true],
+      ],
+    );
   });
 });
 

@@ -10,7 +10,13 @@ import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { IngestProgress } from '../../shared/ingest';
 import type { ProjectStore } from '../storage/projectStore';
-import { LineReader, fingerprint, stillHolds } from '../kernel/appendedLines';
+import {
+  type Fingerprint,
+  type LineChunk,
+  LineReader,
+  fingerprint,
+  stillHolds,
+} from '../kernel/appendedLines';
 import { TRANSCRIPT_ADAPTERS } from '../agents';
 import type { TranscriptAdapter } from '../agents/adapter';
 import { endIdleImportedSessions } from '../log/sessionRows';
@@ -103,6 +109,20 @@ interface Plan {
   cwd: string | null;
   /** The first session id its lines record: a renamed file's session is not its name. */
   recordedSession?: string;
+}
+
+/** A chunk read from a file, with where it ends and what identifies the file up to there. */
+interface ChunkRead {
+  chunk: LineChunk | undefined;
+  end: number;
+  mark: Fingerprint;
+}
+
+/** A file opened, its first chunk being read: ahead of its turn, while the file before it is written. */
+interface OpenedFile {
+  handle: FileHandle;
+  reader: LineReader;
+  reading: Promise<ChunkRead>;
 }
 
 /** Named files as they are, named folders searched for each agent's transcripts; a missing path is an error. */
@@ -203,7 +223,8 @@ function endIdleSessions(engine: ProjectStore, before: number): number {
 
 class TranscriptImport {
   private readonly result = emptyResult();
-  private readonly reader = new LineReader();
+  /** Two, so that the next file is read into one while the other's lines are written. */
+  private readonly readers = [new LineReader(), new LineReader()];
 
   constructor(
     private readonly engine: ProjectStore,
@@ -226,16 +247,31 @@ class TranscriptImport {
       totalFiles: plans.length,
       file: '',
     };
-    for (const plan of plans) {
-      if (this.options.signal?.aborted) break;
-      progress.file = plan.file;
-      try {
-        await this.importFile(plan, progress);
-      } catch (error) {
-        // What was read of it is kept (each chunk commits with its offset); the next file is read all the same.
-        this.result.problems.push(unreadable(plan.file, error));
+    // Each file is opened and its first chunk read while the file before it is written: reading waits on
+    // the disk, writing on the processor, and done in turn each waited for the other.
+    const open = (index: number) => this.open(plans[index], this.readers[index % 2]);
+    let next = plans.length > 0 ? open(0) : undefined;
+    try {
+      for (let index = 0; index < plans.length; index++) {
+        const opening = next!;
+        next = index + 1 < plans.length ? open(index + 1) : undefined;
+        next?.catch(() => undefined);
+        if (this.options.signal?.aborted) {
+          await closeOpened(opening);
+          break;
+        }
+        const plan = plans[index];
+        progress.file = plan.file;
+        try {
+          await this.importFile(plan, await opening, progress);
+        } catch (error) {
+          // What was read of it is kept (each chunk commits with its offset); the next file is read all the same.
+          this.result.problems.push(unreadable(plan.file, error));
+        }
+        progress.doneFiles++;
       }
-      progress.doneFiles++;
+    } finally {
+      if (next) await closeOpened(next);
     }
     this.result.cancelled = this.options.signal?.aborted === true;
     return this.result;
@@ -292,7 +328,7 @@ class TranscriptImport {
   ): Promise<{ cwd?: string; sessionId?: string }> {
     const head: { cwd?: string; sessionId?: string } = {};
     for (let offset = 0; offset < HEAD_SEARCH_BYTES;) {
-      const chunk = await this.reader.read(handle, offset, 64 * 1024);
+      const chunk = await this.readers[0].read(handle, offset, 64 * 1024);
       if (!chunk) return head;
       if (chunk.kind === 'lines') {
         for (const line of chunk.lines) {
@@ -309,9 +345,31 @@ class TranscriptImport {
     return head;
   }
 
-  private async importFile(plan: Plan, progress: TranscriptImportProgress): Promise<void> {
+  private async open(plan: Plan, reader: LineReader): Promise<OpenedFile> {
+    const handle = await fs.promises.open(plan.file, 'r');
+    const reading = this.readChunk(handle, reader, plan.start);
+    reading.catch(() => undefined);
+    return { handle, reader, reading };
+  }
+
+  private async readChunk(handle: FileHandle, reader: LineReader, offset: number): Promise<ChunkRead> {
+    const chunk = await reader.read(
+      handle,
+      offset,
+      this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES,
+    );
+    const end = offset + (chunk?.length ?? 0);
+    return { chunk, end, mark: await fingerprint(handle, end) };
+  }
+
+  private async importFile(
+    plan: Plan,
+    opened: OpenedFile,
+    progress: TranscriptImportProgress,
+  ): Promise<void> {
     const { signal, onProgress } = this.options;
-    const chunkBytes = this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES;
+    const { handle, reader } = opened;
+    let reading = opened.reading;
     const byPath = plan.adapter.transcripts.sessionOf(plan.file);
     const { subagent } = byPath;
     const context: TranscriptFileContext = {
@@ -319,20 +377,18 @@ class TranscriptImport {
       subagent,
       lastAt: Math.round(plan.mtimeMs),
     };
-    const handle = await fs.promises.open(plan.file, 'r');
     try {
       const rows = new SessionItemWriter(this.engine.store, plan.adapter, {
         transcriptPath: subagent ? undefined : plan.file,
         cwd: plan.cwd ?? undefined,
         promptKeys: 'transcript',
       });
-      let offset = plan.start;
       this.result.files++;
       for (;;) {
         if (signal?.aborted) return;
-        const chunk = await this.reader.read(handle, offset, chunkBytes);
-        const end = offset + (chunk?.length ?? 0);
-        const mark = await fingerprint(handle, end);
+        const { chunk, end, mark } = await reading;
+        // The next chunk is read while this one is written.
+        if (chunk) reading = this.readChunk(handle, reader, end);
         this.engine.store.transaction(() => {
           if (chunk?.kind === 'lines') this.addLines(chunk.lines, rows, context, plan.adapter);
           else if (chunk?.kind === 'oversized') {
@@ -355,7 +411,6 @@ class TranscriptImport {
           );
         });
         if (!chunk) return;
-        offset = end;
         this.result.bytes += chunk.length;
         progress.doneBytes += chunk.length;
         onProgress?.({ ...progress });
@@ -363,7 +418,7 @@ class TranscriptImport {
         await yieldToHost();
       }
     } finally {
-      await handle.close();
+      await closeOpened({ handle, reader, reading });
     }
   }
 
@@ -381,4 +436,16 @@ class TranscriptImport {
       else this.result.malformed++;
     }
   }
+}
+
+/** Closes a file opened ahead once its read is over (a handle closed under a read fails it). */
+async function closeOpened(opened: OpenedFile | Promise<OpenedFile>): Promise<void> {
+  let file: OpenedFile;
+  try {
+    file = await opened;
+  } catch {
+    return; // Not opened: nothing to close.
+  }
+  await file.reading.catch(() => undefined);
+  await file.handle.close();
 }

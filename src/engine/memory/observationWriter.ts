@@ -19,6 +19,8 @@ import type { IndexedText } from './searchIndex/postings';
 /** A derived observation this similar to one of the last few is a near duplicate (seed: 20 and 0.85). */
 const RECENT_WINDOW = 20;
 const DUPLICATE_OVERLAP = 0.85;
+/** Sources of which a session keeps only its latest (summarise.ts marks them `latestOfSession`). */
+const LATEST_OF_SESSION = "'report', 'compact-summary'";
 
 /** Whether two word sets overlap (Jaccard) at least DUPLICATE_OVERLAP. */
 function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -82,7 +84,10 @@ export class ObservationWriter {
     this.started = true;
     this.nextSeq = this.store.number('SELECT coalesce(max(seq), 0) + 1 FROM observations');
     this.recent = this.store
-      .all(`SELECT text FROM observations ORDER BY seq DESC LIMIT ${RECENT_WINDOW}`)
+      .all(
+        `SELECT text FROM observations WHERE source NOT IN (${LATEST_OF_SESSION})
+         ORDER BY seq DESC LIMIT ${RECENT_WINDOW}`,
+      )
       .reverse()
       .map((row) => new Set(words(String(row.text))));
   }
@@ -118,8 +123,11 @@ export class ObservationWriter {
       this.recent.some((earlier) => nearDuplicate(wordSet, earlier))
     )
       return;
-    this.recent.push(wordSet);
-    if (this.recent.length > RECENT_WINDOW) this.recent.shift();
+    // A session's latest report or summary is replaced by the next: it is no earlier observation to repeat.
+    if (!template.latestOfSession) {
+      this.recent.push(wordSet);
+      if (this.recent.length > RECENT_WINDOW) this.recent.shift();
+    }
     const openKey = outcome?.failed ? this.openChecks.open(outcome.identity) : null;
     const row = [
       0,

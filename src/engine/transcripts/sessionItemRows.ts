@@ -26,7 +26,7 @@ export interface SessionFileOptions {
   promptKeys: 'session' | 'transcript';
 }
 
-/** The last report of a session's turn so far: its final report once the turn ends. */
+/** The last report of a session so far: the final report of its latest turn that made one. */
 interface PendingReport {
   key?: string;
   at: number;
@@ -101,7 +101,6 @@ export class SessionItemWriter {
         break;
       }
       case 'prompt':
-        this.tellReport(sessionId);
         this.activity.prompt(
           { key: `${this.file.promptKeys}:${item.key}`, sessionId, text: item.text, at },
           analyseAgentEvent(this.event(sessionId, { kind: 'prompt', prompt: item.text })),
@@ -160,8 +159,8 @@ export class SessionItemWriter {
   }
 
   /**
-   * The turn's report, told when the next prompt comes or a chunk ends (the end of the file, or of what it
-   * holds so far): the memory keeps a session's latest, so a turn told early is replaced by its true end.
+   * The session's latest report, told when a chunk ends (the end of the file, or of what it holds so far):
+   * the memory keeps only a session's latest, so the reports of the turns before it are never summarised.
    */
   private tellReport(sessionId: string): void {
     const report = this.reports.get(sessionId);

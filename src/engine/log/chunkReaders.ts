@@ -36,6 +36,12 @@ export interface ParseWorkerData {
   chunkBytes: number;
 }
 
+/**
+ * The first chunk of a backlog, read inline while the worker starts: small, so that this thread writes it and
+ * waits for the worker's first chunk, rather than parse a whole chunk with the worker idle beside it.
+ */
+const FIRST_CHUNK_BYTES = 256 * 1024;
+
 function readInline(routes: Routes, chunkBytes: number): (request: Omit<ReadRequest, 'id'>) => ChunkRead {
   const belongsHere = routerFor(routes);
   return ({ fd, offset, ingestedAt }) => readChunk(fd, offset, chunkBytes, ingestedAt, belongsHere);
@@ -52,6 +58,7 @@ export function inlineReader(routes: Routes, chunkBytes: number): ChunkReader {
 
 export function workerReader(routes: Routes, chunkBytes: number, workerFile: string): ChunkReader {
   const inline = readInline(routes, chunkBytes);
+  const first = readInline(routes, Math.min(chunkBytes, FIRST_CHUNK_BYTES));
   const waiting = new Map<number, { request: ReadRequest; resolve: (chunk: ChunkRead) => void }>();
   let nextId = 0;
   let answered = 0;
@@ -82,9 +89,10 @@ export function workerReader(routes: Routes, chunkBytes: number, workerFile: str
   return {
     async read(fd, offset, ingestedAt) {
       const request: ReadRequest = { id: nextId++, fd, offset, ingestedAt };
-      if (!worker || !started) {
+      if (!worker) return inline(request);
+      if (!started) {
         started = true;
-        return inline(request);
+        return first(request);
       }
       const chunk = new Promise<ChunkRead>((resolve) => waiting.set(request.id, { request, resolve }));
       worker.postMessage(request);

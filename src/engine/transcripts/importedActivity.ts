@@ -6,7 +6,6 @@
  * one already observed is not remembered again. `flush()` writes inside the caller's transaction.
  */
 import { foldedDetail } from '../history/compaction';
-import { storedText } from '../log/chunkParse';
 import { type ImportedPrompt, writeImportedPrompts } from '../log/promptRows';
 import { type ImportedSession, writeImportedSession } from '../log/sessionRows';
 import { observedNear } from '../log/sharedActivity';
@@ -52,16 +51,16 @@ export class ImportedActivityWriter {
   }
 
   /** A finished call and what it is remembered as; a call seen again (a rewound branch) is one call. */
-  toolCall(call: Omit<ImportedToolCall, 'error'> & { error?: string }, memory: readonly MemoryItem[]): void {
+  toolCall(call: ImportedToolCall, memory: readonly MemoryItem[]): void {
     if (this.callIds.has(call.useId)) return;
     this.callIds.add(call.useId);
-    this.calls.push({ ...call, error: call.error === undefined ? null : storedText(call.error) });
+    this.calls.push(call);
     for (const item of memory)
       this.memory.push({ item, sessionId: call.sessionId, at: call.at, toolUseId: call.useId });
   }
 
   prompt(prompt: ImportedPrompt, memory: MemoryItem | undefined): void {
-    const row: BufferedPrompt = { ...prompt, text: storedText(prompt.text) };
+    const row: BufferedPrompt = { ...prompt };
     this.prompts.push(row);
     if (memory) this.memory.push({ item: memory, sessionId: prompt.sessionId, at: prompt.at, prompt: row });
   }

@@ -36,8 +36,10 @@ const nodeEntries = [
   { in: 'src/hook/loader.ts', out: 'hook.js', banner: cliBanner },
   { in: 'src/hook/main.ts', out: 'recorder.js' },
   { in: 'src/mcp/main.ts', out: 'mcp.js', banner: cliBanner },
-  // Beside every bundle that ingests: parses large backlogs on a worker thread (see chunkParser.ts).
+  // Beside every bundle that ingests: parses large backlogs on a worker thread (see chunkReaders.ts).
   { in: 'src/engine/workers/parseWorker.ts', out: 'parseWorker.js', required: true },
+  // Beside every bundle that imports transcripts: reads large imports on a worker thread (see transcriptReaders.ts).
+  { in: 'src/engine/workers/transcriptWorker.ts', out: 'transcriptWorker.js', required: true },
   // Reads large backlogs and rebuilds for the extension host in a child process (see catchUp.ts).
   { in: 'src/engine/workers/catchUpProcess.ts', out: 'catchUpProcess.js', required: true },
   // Runs sql.js's first statements on the host's compiled module before the host does (see sqlJs.ts).

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { DEMO_SESSION, demoEvents, writeDemo } from '../support/demoWorkspace';
-import { type Payload, appendEvents, sessionEvents } from '../support/events';
+import { FIXTURES_DIR, type Payload, appendEvents, sessionEvents } from '../support/events';
 import { REPO_ROOT } from '../support/processes';
 import { expectedPercent, transcriptLines, transcriptPath, writeTranscript } from '../support/transcripts';
 import { type Workbench, extensionOutput, launchWorkbench } from '../support/workbench';
@@ -289,7 +289,7 @@ describe('dashboard in a real VS Code', () => {
     );
   });
 
-  test('the installed package parses large backlogs on its worker thread', () => {
+  test('the installed package parses large backlogs and imports on its worker threads', () => {
     // The CLI beside the extension host in the installed package, on a backlog of its own.
     const installed = fs
       .readdirSync(workbench.extensionsDir)
@@ -325,5 +325,27 @@ describe('dashboard in a real VS Code', () => {
     ) as { events: number; workerChunks: number };
     assert.equal(result.events, backlog.length);
     assert.ok(result.workerChunks > 0, `chunks parsed on the worker: ${result.workerChunks}`);
+
+    // And a large import of past sessions (15.5 MB of real Claude Code sessions) on its transcript worker.
+    assert.ok(fs.existsSync(path.join(dist, 'transcriptWorker.js')), 'the transcript worker ships too');
+    const imported = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          path.join(dist, 'cli.js'),
+          'import-transcripts',
+          '--json',
+          '--home',
+          backlogHome,
+          '--project',
+          project,
+          path.join(FIXTURES_DIR, 'claude-code-sessions'),
+        ],
+        { encoding: 'utf8' },
+      ),
+    ) as { toolCalls: number; problems: string[]; workerChunks: number };
+    assert.deepEqual(imported.problems, []);
+    assert.ok(imported.toolCalls > 900, `tool calls imported: ${imported.toolCalls}`);
+    assert.ok(imported.workerChunks > 0, `chunks read on the worker: ${imported.workerChunks}`);
   });
 });

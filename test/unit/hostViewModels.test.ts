@@ -286,6 +286,7 @@ describe('the import notification', () => {
     prompts: 2,
     sessions: 1,
     problems: [] as string[],
+    workerChunks: 0,
   };
 
   test('the figures, and the first file not imported as one line of text that is never a link', () => {

@@ -10,23 +10,21 @@ import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { IngestProgress } from '../../shared/ingest';
 import type { ProjectStore } from '../storage/projectStore';
-import {
-  type Fingerprint,
-  type LineChunk,
-  LineReader,
-  fingerprint,
-  stillHolds,
-} from '../kernel/appendedLines';
+import { LineReader, stillHolds } from '../kernel/appendedLines';
 import { TRANSCRIPT_ADAPTERS } from '../agents';
 import type { TranscriptAdapter } from '../agents/adapter';
 import { endIdleImportedSessions } from '../log/sessionRows';
 import { noRows, type RowCounts } from './importedActivity';
-import type { TranscriptFileContext } from '../agents/transcriptEntry';
-import { SessionItemWriter } from './sessionItemRows';
+import { writeChunkActivity } from './sessionItemRows';
+import type { TranscriptChunk, TranscriptChunks, TranscriptFileRequest } from './transcriptChunks';
+import { type TranscriptReader, inlineTranscriptReader, workerTranscriptReader } from './transcriptReaders';
+import { bundledScript } from '../kernel/bundledScript';
 import { yieldToHost } from '../kernel/yieldToHost';
 
 /** Bytes per transaction: about 40 ms of work, so the host stays responsive between chunks. */
 const DEFAULT_TRANSCRIPT_CHUNK_BYTES = 4 * 1024 * 1024;
+/** An import of this many chunks or more is read on the transcript worker; less is not worth starting one. */
+const WORKER_MIN_CHUNKS = 3;
 /** How far into a file its recorded cwd and session are looked for (without a cwd it is nobody's). */
 const HEAD_SEARCH_BYTES = 4 * 1024 * 1024;
 /**
@@ -52,6 +50,11 @@ export interface TranscriptImportOptions {
   /** Read every file from its start again (nothing is counted twice either way). */
   force?: boolean;
   chunkBytes?: number;
+  /**
+   * The transcript worker's script, which reads large imports off this thread: by default the one bundled
+   * beside this code, if any; null reads on this thread.
+   */
+  workerFile?: string | null;
   onProgress?: (progress: TranscriptImportProgress) => void;
   signal?: AbortSignal;
 }
@@ -80,6 +83,8 @@ export interface TranscriptImportResult extends RowCounts {
   bytes: number;
   /** The signal stopped the import; what was read until then is kept. */
   cancelled: boolean;
+  /** Chunks read on the transcript worker (large imports); the rest were read inline. */
+  workerChunks: number;
 }
 
 interface Source {
@@ -111,20 +116,6 @@ interface Plan {
   recordedSession?: string;
 }
 
-/** A chunk read from a file, with where it ends and what identifies the file up to there. */
-interface ChunkRead {
-  chunk: LineChunk | undefined;
-  end: number;
-  mark: Fingerprint;
-}
-
-/** A file opened, its first chunk being read: ahead of its turn, while the file before it is written. */
-interface OpenedFile {
-  handle: FileHandle;
-  reader: LineReader;
-  reading: Promise<ChunkRead>;
-}
-
 /** Named files as they are, named folders searched for each agent's transcripts; a missing path is an error. */
 function namedFiles(paths: readonly string[]): string[] {
   return paths.flatMap((named) => {
@@ -151,6 +142,7 @@ function emptyResult(): TranscriptImportResult {
     bytes: 0,
     ...noRows(),
     cancelled: false,
+    workerChunks: 0,
   };
 }
 
@@ -223,13 +215,19 @@ function endIdleSessions(engine: ProjectStore, before: number): number {
 
 class TranscriptImport {
   private readonly result = emptyResult();
-  /** Two, so that the next file is read into one while the other's lines are written. */
-  private readonly readers = [new LineReader(), new LineReader()];
+  /** Reads the files' first lines when the import plans what to read. */
+  private readonly headReader = new LineReader();
+  private readonly workerFile: string | undefined;
 
   constructor(
     private readonly engine: ProjectStore,
     private readonly options: TranscriptImportOptions,
-  ) {}
+  ) {
+    this.workerFile =
+      options.workerFile === undefined
+        ? bundledScript('transcriptWorker.js')
+        : (options.workerFile ?? undefined);
+  }
 
   async run(sources: readonly Source[]): Promise<TranscriptImportResult> {
     const plans: Plan[] = [];
@@ -248,16 +246,20 @@ class TranscriptImport {
       file: '',
     };
     // Each file is opened and its first chunk read while the file before it is written: reading waits on
-    // the disk, writing on the processor, and done in turn each waited for the other.
-    const open = (index: number) => this.open(plans[index], this.readers[index % 2]);
-    let next = plans.length > 0 ? open(0) : undefined;
+    // the disk (and, on the worker, parses), writing on this thread, and done in turn each waited for the other.
+    const reader =
+      this.workerFile &&
+      progress.totalBytes >= WORKER_MIN_CHUNKS * (this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES)
+        ? workerTranscriptReader(this.workerFile)
+        : inlineTranscriptReader();
+    const open = (plan: Plan) => openAhead(reader, this.request(plan));
+    let next = plans.length > 0 ? open(plans[0]) : undefined;
     try {
       for (let index = 0; index < plans.length; index++) {
         const opening = next!;
-        next = index + 1 < plans.length ? open(index + 1) : undefined;
-        next?.catch(() => undefined);
+        next = index + 1 < plans.length ? open(plans[index + 1]) : undefined;
         if (this.options.signal?.aborted) {
-          await closeOpened(opening);
+          await closeAhead(opening);
           break;
         }
         const plan = plans[index];
@@ -271,7 +273,9 @@ class TranscriptImport {
         progress.doneFiles++;
       }
     } finally {
-      if (next) await closeOpened(next);
+      if (next) await closeAhead(next);
+      this.result.workerChunks = reader.workerChunks;
+      await reader.close();
     }
     this.result.cancelled = this.options.signal?.aborted === true;
     return this.result;
@@ -328,7 +332,7 @@ class TranscriptImport {
   ): Promise<{ cwd?: string; sessionId?: string }> {
     const head: { cwd?: string; sessionId?: string } = {};
     for (let offset = 0; offset < HEAD_SEARCH_BYTES;) {
-      const chunk = await this.readers[0].read(handle, offset, 64 * 1024);
+      const chunk = await this.headReader.read(handle, offset, 64 * 1024);
       if (!chunk) return head;
       if (chunk.kind === 'lines') {
         for (const line of chunk.lines) {
@@ -345,21 +349,26 @@ class TranscriptImport {
     return head;
   }
 
-  private async open(plan: Plan, reader: LineReader): Promise<OpenedFile> {
-    const handle = await fs.promises.open(plan.file, 'r');
-    const reading = this.readChunk(handle, reader, plan.start);
-    reading.catch(() => undefined);
-    return { handle, reader, reading };
-  }
-
-  private async readChunk(handle: FileHandle, reader: LineReader, offset: number): Promise<ChunkRead> {
-    const chunk = await reader.read(
-      handle,
-      offset,
-      this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES,
-    );
-    const end = offset + (chunk?.length ?? 0);
-    return { chunk, end, mark: await fingerprint(handle, end) };
+  /** What the reader of `plan`'s file needs: plain data, as it may go to the transcript worker. */
+  private request(plan: Plan): TranscriptFileRequest {
+    const byPath = plan.adapter.transcripts.sessionOf(plan.file);
+    const { subagent } = byPath;
+    return {
+      file: plan.file,
+      agent: plan.adapter.id,
+      start: plan.start,
+      chunkBytes: this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES,
+      context: {
+        sessionId: plan.recordedSession ?? byPath.sessionId,
+        subagent,
+        lastAt: Math.round(plan.mtimeMs),
+      },
+      options: {
+        transcriptPath: subagent ? undefined : plan.file,
+        cwd: plan.cwd ?? undefined,
+        promptKeys: 'transcript',
+      },
+    };
   }
 
   private async importFile(
@@ -368,34 +377,21 @@ class TranscriptImport {
     progress: TranscriptImportProgress,
   ): Promise<void> {
     const { signal, onProgress } = this.options;
-    const { handle, reader } = opened;
+    const { chunks } = opened;
     let reading = opened.reading;
-    const byPath = plan.adapter.transcripts.sessionOf(plan.file);
-    const { subagent } = byPath;
-    const context: TranscriptFileContext = {
-      sessionId: plan.recordedSession ?? byPath.sessionId,
-      subagent,
-      lastAt: Math.round(plan.mtimeMs),
-    };
     try {
-      const rows = new SessionItemWriter(this.engine.store, plan.adapter, {
-        transcriptPath: subagent ? undefined : plan.file,
-        cwd: plan.cwd ?? undefined,
-        promptKeys: 'transcript',
-      });
       this.result.files++;
       for (;;) {
         if (signal?.aborted) return;
-        const { chunk, end, mark } = await reading;
+        const chunk = await reading;
+        // Read to the size it had when planned, it is done: lines added since are the next import's.
+        const last = chunk.length === 0 || chunk.end >= plan.size;
         // The next chunk is read while this one is written.
-        if (chunk) reading = this.readChunk(handle, reader, end);
+        if (!last) reading = settled(chunks.next());
         this.engine.store.transaction(() => {
-          if (chunk?.kind === 'lines') this.addLines(chunk.lines, rows, context, plan.adapter);
-          else if (chunk?.kind === 'oversized') {
-            this.result.lines++;
-            this.result.malformed++;
-          }
-          const counts = rows.flush();
+          this.result.lines += chunk.lines;
+          this.result.malformed += chunk.malformed;
+          const counts = writeChunkActivity(this.engine.store, plan.adapter, chunk.activity);
           this.result.toolCalls += counts.toolCalls;
           this.result.failures += counts.failures;
           this.result.prompts += counts.prompts;
@@ -407,39 +403,48 @@ class TranscriptImport {
              ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
                offset = excluded.offset, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash,
                cwd = coalesce(excluded.cwd, cwd)`,
-            [plan.file, chunk ? -1 : plan.size, plan.mtimeMs, end, mark.head, mark.tail, plan.cwd],
+            [
+              plan.file,
+              last ? plan.size : -1,
+              plan.mtimeMs,
+              chunk.end,
+              chunk.mark.head,
+              chunk.mark.tail,
+              plan.cwd,
+            ],
           );
         });
-        if (!chunk) return;
         this.result.bytes += chunk.length;
         progress.doneBytes += chunk.length;
         onProgress?.({ ...progress });
+        if (last) return;
         // Let the host's other work run between chunks of a large import.
         await yieldToHost();
       }
     } finally {
-      await closeOpened({ handle, reader, reading });
-    }
-  }
-
-  private addLines(
-    lines: readonly string[],
-    rows: SessionItemWriter,
-    context: TranscriptFileContext,
-    adapter: TranscriptAdapter,
-  ): void {
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      this.result.lines++;
-      const parsed = adapter.transcripts.parseLine(line);
-      if (parsed.ok) for (const item of adapter.transcripts.items(parsed.entry, context)) rows.add(item);
-      else this.result.malformed++;
+      await closeAhead({ chunks, reading });
     }
   }
 }
 
+/** A transcript opened, its first chunk being read: ahead of its turn, while the file before it is written. */
+interface OpenedFile {
+  chunks: TranscriptChunks;
+  reading: Promise<TranscriptChunk>;
+}
+
+/** A read that fails is answered when awaited, not as an unhandled rejection meanwhile. */
+function settled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+function openAhead(reader: TranscriptReader, request: TranscriptFileRequest): Promise<OpenedFile> {
+  return settled(reader.open(request).then((chunks) => ({ chunks, reading: settled(chunks.next()) })));
+}
+
 /** Closes a file opened ahead once its read is over (a handle closed under a read fails it). */
-async function closeOpened(opened: OpenedFile | Promise<OpenedFile>): Promise<void> {
+async function closeAhead(opened: OpenedFile | Promise<OpenedFile>): Promise<void> {
   let file: OpenedFile;
   try {
     file = await opened;
@@ -447,5 +452,5 @@ async function closeOpened(opened: OpenedFile | Promise<OpenedFile>): Promise<vo
     return; // Not opened: nothing to close.
   }
   await file.reading.catch(() => undefined);
-  await file.handle.close();
+  await file.chunks.close();
 }

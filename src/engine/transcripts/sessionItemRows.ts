@@ -10,34 +10,7 @@ import type { AgentAdapter, SessionItem, ToolUseItem } from '../agents/adapter';
 import type { Json } from '../agents/transcriptEntry';
 import type { Store } from '../storage/store';
 import { ImportedActivityWriter, type RowCounts } from './importedActivity';
-import {
-  type ChunkActivity,
-  type SessionFileOptions,
-  SessionItemReader,
-  pairedCall,
-} from './sessionItemReader';
-
-/** Reads and writes one file's items inline, a chunk at a time. */
-export class SessionItemWriter {
-  private readonly reader: SessionItemReader;
-
-  constructor(
-    private readonly store: Store,
-    private readonly adapter: AgentAdapter,
-    file: SessionFileOptions,
-  ) {
-    this.reader = new SessionItemReader(adapter, file);
-  }
-
-  add(item: SessionItem): void {
-    this.reader.add(item);
-  }
-
-  /** Write the chunk's rows; call inside the transaction that also records how far the file was read. */
-  flush(): RowCounts {
-    return writeChunkActivity(this.store, this.adapter, this.reader.take());
-  }
-}
+import { type ChunkActivity, SessionItemReader, pairedCall } from './sessionItemReader';
 
 /** A use an earlier import kept waiting for its result. */
 function keptUse(store: Store, toolUseId: string): ToolUseItem | undefined {
@@ -59,7 +32,7 @@ function keptUse(store: Store, toolUseId: string): ToolUseItem | undefined {
 }
 
 /** Write a chunk's activity of `adapter`'s agent, inside the caller's transaction. */
-function writeChunkActivity(store: Store, adapter: AgentAdapter, chunk: ChunkActivity): RowCounts {
+export function writeChunkActivity(store: Store, adapter: AgentAdapter, chunk: ChunkActivity): RowCounts {
   const resolved = (id: string) =>
     store.run('DELETE FROM transcript_pending_tools WHERE tool_use_id = ?', [id]);
   chunk.resolved.forEach(resolved);
@@ -101,7 +74,7 @@ export function writeSessionItems(
   file: string,
   items: readonly SessionItem[],
 ): RowCounts {
-  const writer = new SessionItemWriter(store, adapter, { transcriptPath: file, promptKeys: 'session' });
-  for (const item of items) writer.add(item);
-  return writer.flush();
+  const reader = new SessionItemReader(adapter, { transcriptPath: file, promptKeys: 'session' });
+  for (const item of items) reader.add(item);
+  return writeChunkActivity(store, adapter, reader.take());
 }

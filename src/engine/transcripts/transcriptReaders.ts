@@ -5,8 +5,8 @@
  * was reading fails with a problem the import reports (what was committed stays, and the next import goes on
  * from there), and later files are read inline.
  */
-import { Worker } from 'node:worker_threads';
 import { LineReader } from '../kernel/appendedLines';
+import { workerRequests } from '../kernel/workerRequests';
 import {
   type TranscriptChunk,
   type TranscriptChunks,
@@ -23,14 +23,9 @@ export interface TranscriptReader {
 
 /** A request to the transcript worker: a file to open as `reading`, its next chunk, or done with it. */
 export type TranscriptWorkerRequest =
-  | { id: number; kind: 'open'; reading: number; request: TranscriptFileRequest }
-  | { id: number; kind: 'next'; reading: number }
-  | { id: number; kind: 'close'; reading: number };
-
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-
-/** The worker's answer: a chunk as JSON (one string crosses threads as one copy), nothing, or why it failed. */
-export type TranscriptWorkerReply = { id: number; json?: string } | { id: number; error: string };
+  | { kind: 'open'; reading: number; request: TranscriptFileRequest }
+  | { kind: 'next'; reading: number }
+  | { kind: 'close'; reading: number };
 
 /** Two line readers, so that the next file is read into one while the other's chunk is parsed. */
 function lineReaders(): () => LineReader {
@@ -50,52 +45,21 @@ export function inlineTranscriptReader(): TranscriptReader {
 
 export function workerTranscriptReader(workerFile: string): TranscriptReader {
   const inline = inlineTranscriptReader();
-  const waiting = new Map<
-    number,
-    { resolve: (json: string | undefined) => void; reject: (error: Error) => void }
-  >();
-  let nextId = 0;
+  // A chunk's answer is its JSON: one string crosses threads as one copy.
+  const worker = workerRequests<TranscriptWorkerRequest, string | null>('transcript worker', workerFile);
   let nextReading = 0;
   let answered = 0;
-  let worker: Worker | undefined;
-  const fail = (why: string) => {
-    worker = undefined;
-    for (const { reject } of waiting.values()) reject(new Error(`the transcript worker stopped: ${why}`));
-    waiting.clear();
-  };
-  try {
-    worker = new Worker(workerFile);
-    worker.on('message', (reply: TranscriptWorkerReply) => {
-      const request = waiting.get(reply.id);
-      if (!request) return;
-      waiting.delete(reply.id);
-      if ('error' in reply) request.reject(new Error(reply.error));
-      else request.resolve(reply.json);
-    });
-    worker.on('error', (error) => fail(String(error)));
-    worker.on('exit', (code) => fail(`exit code ${code}`));
-  } catch {
-    worker = undefined;
-  }
-  const ask = (request: WithoutId<TranscriptWorkerRequest>): Promise<string | undefined> => {
-    const running = worker;
-    if (!running) return Promise.reject(new Error('the transcript worker stopped'));
-    const id = nextId++;
-    const answer = new Promise<string | undefined>((resolve, reject) => waiting.set(id, { resolve, reject }));
-    running.postMessage({ ...request, id } satisfies TranscriptWorkerRequest);
-    return answer;
-  };
   return {
     async open(request) {
-      if (!worker) return inline.open(request);
+      if (!worker.running) return inline.open(request);
       const reading = nextReading++;
       // Chunks are asked for without waiting for the file to open: the worker answers in the order asked,
       // so it goes on reading while this thread writes.
-      const opened = ask({ kind: 'open', reading, request });
+      const opened = worker.ask({ kind: 'open', reading, request });
       opened.catch(() => undefined);
       return {
         async next() {
-          const answer = ask({ kind: 'next', reading });
+          const answer = worker.ask({ kind: 'next', reading });
           answer.catch(() => undefined);
           await opened;
           const json = await answer;
@@ -103,17 +67,13 @@ export function workerTranscriptReader(workerFile: string): TranscriptReader {
           return JSON.parse(json ?? 'null') as TranscriptChunk;
         },
         async close() {
-          await ask({ kind: 'close', reading }).catch(() => undefined);
+          await worker.ask({ kind: 'close', reading }).catch(() => undefined);
         },
       };
     },
     get workerChunks() {
       return answered;
     },
-    async close() {
-      const running = worker;
-      worker = undefined;
-      await running?.terminate();
-    },
+    close: () => worker.close(),
   };
 }

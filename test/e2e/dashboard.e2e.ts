@@ -297,6 +297,9 @@ describe('dashboard in a real VS Code', () => {
     assert.ok(installed, 'the extension is installed');
     const dist = path.join(workbench.extensionsDir, installed, 'dist');
     assert.ok(fs.existsSync(path.join(dist, 'parseWorker.js')), 'the parse worker ships beside the host');
+    // Its `--json` answer to one command.
+    const installedCli = (...args: string[]): unknown =>
+      JSON.parse(execFileSync(process.execPath, [path.join(dist, 'cli.js'), ...args], { encoding: 'utf8' }));
     const backlogHome = path.join(root, 'backlog-home');
     const backlog = sessionEvents({
       sessionId: 'backlog-session',
@@ -306,43 +309,29 @@ describe('dashboard in a real VS Code', () => {
       tools: Array.from({ length: 200 }, (_, i) => ({ tool: i % 2 ? 'Edit' : 'Read' })),
     });
     appendEvents(backlogHome, backlog);
-    const result = JSON.parse(
-      execFileSync(
-        process.execPath,
-        [
-          path.join(dist, 'cli.js'),
-          'ingest',
-          '--json',
-          '--home',
-          backlogHome,
-          '--project',
-          project,
-          '--chunk-bytes',
-          '4096',
-        ],
-        { encoding: 'utf8' },
-      ),
+    const result = installedCli(
+      'ingest',
+      '--json',
+      '--home',
+      backlogHome,
+      '--project',
+      project,
+      '--chunk-bytes',
+      '4096',
     ) as { events: number; workerChunks: number };
     assert.equal(result.events, backlog.length);
     assert.ok(result.workerChunks > 0, `chunks parsed on the worker: ${result.workerChunks}`);
 
     // And a large import of past sessions (15.5 MB of real Claude Code sessions) on its transcript worker.
     assert.ok(fs.existsSync(path.join(dist, 'transcriptWorker.js')), 'the transcript worker ships too');
-    const imported = JSON.parse(
-      execFileSync(
-        process.execPath,
-        [
-          path.join(dist, 'cli.js'),
-          'import-transcripts',
-          '--json',
-          '--home',
-          backlogHome,
-          '--project',
-          project,
-          path.join(FIXTURES_DIR, 'claude-code-sessions'),
-        ],
-        { encoding: 'utf8' },
-      ),
+    const imported = installedCli(
+      'import-transcripts',
+      '--json',
+      '--home',
+      backlogHome,
+      '--project',
+      project,
+      path.join(FIXTURES_DIR, 'claude-code-sessions'),
     ) as { toolCalls: number; problems: string[]; workerChunks: number };
     assert.deepEqual(imported.problems, []);
     assert.ok(imported.toolCalls > 900, `tool calls imported: ${imported.toolCalls}`);

@@ -218,11 +218,13 @@ class TranscriptImport {
   /** Reads the files' first lines when the import plans what to read. */
   private readonly headReader = new LineReader();
   private readonly workerFile: string | undefined;
+  private readonly chunkBytes: number;
 
   constructor(
     private readonly engine: ProjectStore,
     private readonly options: TranscriptImportOptions,
   ) {
+    this.chunkBytes = options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES;
     this.workerFile =
       options.workerFile === undefined
         ? bundledScript('transcriptWorker.js')
@@ -248,8 +250,7 @@ class TranscriptImport {
     // Each file is opened and its first chunk read while the file before it is written: reading waits on
     // the disk (and, on the worker, parses), writing on this thread, and done in turn each waited for the other.
     const reader =
-      this.workerFile &&
-      progress.totalBytes >= WORKER_MIN_CHUNKS * (this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES)
+      this.workerFile && progress.totalBytes >= WORKER_MIN_CHUNKS * this.chunkBytes
         ? workerTranscriptReader(this.workerFile)
         : inlineTranscriptReader();
     const open = (plan: Plan) => openAhead(reader, this.request(plan));
@@ -357,7 +358,7 @@ class TranscriptImport {
       file: plan.file,
       agent: plan.adapter.id,
       start: plan.start,
-      chunkBytes: this.options.chunkBytes ?? DEFAULT_TRANSCRIPT_CHUNK_BYTES,
+      chunkBytes: this.chunkBytes,
       context: {
         sessionId: plan.recordedSession ?? byPath.sessionId,
         subagent,

@@ -153,6 +153,44 @@ describe('the same check decides whether a failure is still open', () => {
     assert.equal(openCount(), 1, 'the same failure again is open again, not dropped as a duplicate');
   });
 
+  test('a call cancelled because a sibling failed, one the user declined and a failed look-up leave nothing open', async () => {
+    const failed = (tool: string, file: string, error: string): [string, Payload] => [
+      'PostToolUseFailure',
+      { tool_name: tool, tool_input: { file_path: `${ws.project}/${file}` }, error, is_interrupt: false },
+    ];
+    const context = await record(
+      session('parallel', [
+        failed('Read', 'src/missing.ts', '<tool_use_error>File does not exist.</tool_use_error>'),
+        failed('Read', 'src/a.ts', '<tool_use_error>Sibling tool call errored</tool_use_error>'),
+        failed(
+          'Edit',
+          'src/b.ts',
+          "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+        ),
+        failed('Edit', 'src/c.ts', '<tool_use_error>String to replace not found in file.</tool_use_error>'),
+      ]),
+    );
+    assert.match(context, /^Still open: \[tool\] "Edit failed on src\/c\.ts: /m, context);
+    assert.doesNotMatch(context, /Sibling|doesn't want|Edit failed on src\/b\.ts|src\/a\.ts/, context);
+    assert.doesNotMatch(
+      /^Still open: .*$/m.exec(context)?.[0] ?? '',
+      /missing\.ts/,
+      'a look-up is no work left',
+    );
+    assert.deepEqual(
+      engine.store
+        .all(
+          "SELECT text, open_key IS NOT NULL AS open FROM observations WHERE source = 'error' ORDER BY seq",
+        )
+        .map((row) => [String(row.text).slice(0, 30), row.open]),
+      [
+        ['Read failed on src/missing.ts:', 0],
+        ['Edit failed on src/c.ts: <tool', 1],
+      ],
+      'the failed look-up is still remembered; the calls that never ran are not',
+    );
+  });
+
   test('a failure written before its pass in the same chunk (a forget came between) is still fixed by it', async () => {
     const events = session('forget-between', [
       bash('npm run lint', { fails: 'Exit code 1\n3 problems' }),

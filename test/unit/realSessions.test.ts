@@ -70,6 +70,27 @@ describe('five real Claude Code sessions, told to the next session', () => {
     for (const text of fixed) assert.ok(!fresh.includes(text.replace(/"/g, "'")), `fixed, yet told: ${text}`);
   });
 
+  test('no call that never ran or that the user declined, and no failed look-up, is told as open', () => {
+    const errors = engine.store
+      .all('SELECT error FROM tool_calls WHERE error IS NOT NULL')
+      .map((row) => String(row.error));
+    assert.ok(errors.some((error) => error.includes('Sibling tool call errored')));
+    assert.ok(errors.some((error) => error.startsWith("The user doesn't want to proceed")));
+    assert.ok(errors.some((error) => error.includes('File does not exist')));
+    // Every session's story, not only the one told last: what it remembers, and what it holds open.
+    const remembered = engine.store.all('SELECT text, open_key FROM observations');
+    const neverRan = remembered.filter((row) =>
+      /Sibling tool call errored|doesn't want to/.test(String(row.text)),
+    );
+    assert.deepEqual(neverRan, []);
+    const openLookUps = remembered.filter(
+      (row) => row.open_key !== null && /^(?:Read|Glob|Grep|TaskOutput) failed/.test(String(row.text)),
+    );
+    assert.deepEqual(openLookUps, []);
+    assert.doesNotMatch(fresh, /Sibling tool call errored|doesn't want to proceed/, fresh);
+    assert.doesNotMatch(/^Still open: .*$/m.exec(fresh)?.[0] ?? '', /(?:Read|Glob|Grep) failed/, fresh);
+  });
+
   test('each changed file on one line', () => {
     const changed = /^Changed: (.*)$/m.exec(section(fresh, 'Previous Session'))?.[1] ?? '';
     const files = [...changed.matchAll(/"([^"(]+) \(/g)].map((match) => match[1]);

@@ -65,8 +65,10 @@ export interface ToolInput {
 export interface ToolOutcome {
   /** The agent reported the call as failed. */
   failed: boolean;
-  /** The user stopped it. */
+  /** The user stopped it, or declined it when asked. */
   interrupted?: boolean;
+  /** It never ran: the agent cancelled it because a call beside it failed. */
+  cancelled?: boolean;
   /** A write that created its file (true) or replaced one (false); undefined when not said. */
   created?: boolean;
   /** A shell command's exit code. */

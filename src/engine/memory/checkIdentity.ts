@@ -4,7 +4,7 @@
  * `git push` is fixed by `git push --set-upstream origin main` and `mix credo` by `mix credo --strict`.
  * Test runs also name their targets (the test files or test ids on the command line): a failure of
  * `pytest tests/a.py` is fixed by a passing `pytest tests/a.py` or by a passing full run, `pytest`; a
- * failed full run only by a passing full run. A failed tool call on a file (an edit whose old text was not
+ * failed full run only by a passing full run. A failed change of a file (an edit whose old text was not
  * found) is fixed by a later successful change of that file.
  */
 

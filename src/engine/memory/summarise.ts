@@ -246,20 +246,21 @@ function toolObservation(
   agentType: string,
 ): DraftTemplate | undefined {
   const outcome = call.outcome ?? { failed };
-  if (outcome.interrupted) return undefined;
+  // Stopped or declined by the user, or cancelled unrun: nothing failed.
+  if (outcome.interrupted || outcome.cancelled) return undefined;
   const { input } = call;
   if (call.kind === 'shell') return commandObservation(input, outcome, agentType);
   if (failed) {
     const target = input.path ?? input.url;
     const where = target ? ` on ${cleanPiece(displayPath(target, cwd), 160)}` : '';
+    // Only a change left undone stays open; a failed look-up (a missing file, a read too long) is no work left.
+    const changed = call.kind === 'edit' || call.kind === 'write' ? input.path : undefined;
     return {
       type: 'problem',
       source: 'error',
       text: `${call.name} failed${where}: ${detailLine(outcome.error ?? '', 'error')}`,
       agentType,
-      ...(input.path
-        ? { outcome: { identity: fileIdentity(displayPath(input.path, cwd)), failed: true } }
-        : {}),
+      ...(changed ? { outcome: { identity: fileIdentity(displayPath(changed, cwd)), failed: true } } : {}),
     };
   }
   switch (call.kind) {

@@ -23,6 +23,11 @@ const EVENT_KINDS: Readonly<Record<string, EventKind>> = {
   SubagentStop: 'subagent-stop',
 };
 
+/** The result of a call Claude Code cancelled unrun because a call beside it in the same turn failed. */
+const CANCELLED = /^(?:<tool_use_error>)?Sibling tool call errored/;
+/** The result of a call the user declined at the permission prompt. */
+const DECLINED = /^The user doesn't want to (?:proceed with this tool use|take this action)/;
+
 function errorText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -78,7 +83,11 @@ function claudeToolOutcome(
   const output = outputText(response);
   if (output !== undefined) outcome.output = output;
   const error = errorText(failure.error);
-  if (error !== undefined) outcome.error = error;
+  if (error !== undefined) {
+    outcome.error = error;
+    if (DECLINED.test(error)) outcome.interrupted = true;
+    else if (CANCELLED.test(error)) outcome.cancelled = true;
+  }
   if (typeof failure.durationMs === 'number' && Number.isFinite(failure.durationMs))
     outcome.durationMs = Math.round(failure.durationMs);
   return outcome;

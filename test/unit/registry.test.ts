@@ -27,6 +27,7 @@ import { ContextGauge } from '../../src/engine/live';
 import { FIXTURES_DIR, appendEvents, sessionEvents, tempWorkspace } from '../support/events';
 import { promptLine, toolTurnLines, writeTranscript } from '../support/transcripts';
 import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
+import { importTranscripts } from '../../src/engine/transcripts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const HOUR = 3_600_000;
@@ -368,6 +369,57 @@ describe('discovery from use and failure demotion (seed 002)', () => {
     call('Bash', NOW - 1000);
     assert.deepEqual(discoverFromUse(engine).recovered, ['Bash']);
     assert.deepEqual(statusOf('Bash'), { status: 'active', reason: null });
+  });
+
+  test('calls that never ran (cancelled as a call beside them failed, declined by the user) are no uses and no failures', async () => {
+    const cancelled = '<tool_use_error>Sibling tool call errored</tool_use_error>';
+    const declined =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+    const tool = 'mcp__notion__search';
+    // Counted as failures, three of the last five would demote it, through the hooks as through an import.
+    appendEvents(
+      ws.home,
+      sessionEvents({
+        sessionId: 'hooked',
+        cwd: ws.project,
+        startAt: NOW - 2 * HOUR,
+        tools: [{ tool }, { tool, error: cancelled }, { tool, error: declined }, { tool, error: cancelled }],
+      }),
+    );
+    await engine.ingest();
+    const transcript = path.join(ws.home, 'imported.jsonl');
+    const turn = (at: number, result: string) => ({
+      tool,
+      input: { query: 'roadmap' },
+      result,
+      error: true,
+      resultChars: result.length,
+      tokens: 1000,
+      at,
+    });
+    writeTranscript(
+      transcript,
+      toolTurnLines({
+        sessionId: 'imported',
+        cwd: ws.project,
+        turns: [
+          turn(NOW - HOUR, cancelled),
+          turn(NOW - HOUR + 5000, declined),
+          turn(NOW - HOUR + 9000, cancelled),
+        ],
+      }),
+    );
+    const imported = await importTranscripts(engine, { paths: [transcript] });
+    assert.deepEqual([imported.toolCalls, imported.failures], [0, 0]);
+    discoverFromUse(engine);
+    assert.deepEqual(
+      {
+        ...engine.store.get('SELECT status, usage_count, failure_count FROM tool_registry WHERE name = ?', [
+          tool,
+        ]),
+      },
+      { status: 'active', usage_count: 1, failure_count: 0 },
+    );
   });
 
   test('a stale tool stays stale whatever its calls do, until its server is declared again', () => {

@@ -65,10 +65,13 @@ export interface ToolInput {
 export interface ToolOutcome {
   /** The agent reported the call as failed. */
   failed: boolean;
-  /** The user stopped it, or declined it when asked. */
+  /** The user stopped it. */
   interrupted?: boolean;
-  /** It never ran: the agent cancelled it because a call beside it failed. */
-  cancelled?: boolean;
+  /**
+   * It never ran: the agent cancelled it because a call beside it failed, or the user declined it when asked.
+   * No use of the tool and no failure: neither the registry nor the memory counts it.
+   */
+  notRun?: 'cancelled' | 'declined';
   /** A write that created its file (true) or replaced one (false); undefined when not said. */
   created?: boolean;
   /** A shell command's exit code. */

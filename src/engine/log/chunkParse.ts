@@ -236,7 +236,8 @@ function addEvent(
   switch (agentEvent.kind) {
     case 'tool-end':
     case 'tool-failed': {
-      if (!tool) break;
+      // A call that never ran is no use of the tool, and no failure of it.
+      if (!tool || tool.outcome?.notRun) break;
       const failed = agentEvent.kind === 'tool-failed' || tool.outcome?.failed === true;
       parsed.toolCalls.push(
         event,

@@ -246,8 +246,8 @@ function toolObservation(
   agentType: string,
 ): DraftTemplate | undefined {
   const outcome = call.outcome ?? { failed };
-  // Stopped or declined by the user, or cancelled unrun: nothing failed.
-  if (outcome.interrupted || outcome.cancelled) return undefined;
+  // Stopped by the user, or never run: nothing failed.
+  if (outcome.interrupted || outcome.notRun) return undefined;
   const { input } = call;
   if (call.kind === 'shell') return commandObservation(input, outcome, agentType);
   if (failed) {

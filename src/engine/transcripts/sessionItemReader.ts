@@ -63,10 +63,12 @@ interface PendingTool extends ToolUseItem {
   kept: boolean;
 }
 
+/** A finished call as a row and what it is remembered as; none for a call that never ran (no use, no failure). */
 function callEntry(
   call: Omit<ImportedToolCall, 'error'> & { error?: string },
   events: readonly AgentEvent[],
-): CallEntry {
+): CallEntry | undefined {
+  if (events.some((event) => event.tool?.outcome?.notRun)) return undefined;
   return {
     kind: 'call',
     call: { ...call, error: call.error === undefined ? null : storedText(call.error) },
@@ -81,7 +83,7 @@ export function pairedCall(
   result: ToolResult,
   at: number,
   cwd: string | undefined,
-): CallEntry {
+): CallEntry | undefined {
   return callEntry(
     {
       useId: result.toolUseId,
@@ -130,20 +132,19 @@ export class SessionItemReader {
         break;
       case 'tool': {
         const failed = item.call.outcome?.failed === true;
-        this.entries.push(
-          callEntry(
-            {
-              useId: item.call.useId,
-              sessionId,
-              name: item.call.name,
-              at,
-              failed,
-              durationMs: item.call.outcome?.durationMs ?? null,
-              error: failed ? item.call.outcome?.error : undefined,
-            },
-            [this.event(sessionId, { kind: failed ? 'tool-failed' : 'tool-end', tool: item.call })],
-          ),
+        const entry = callEntry(
+          {
+            useId: item.call.useId,
+            sessionId,
+            name: item.call.name,
+            at,
+            failed,
+            durationMs: item.call.outcome?.durationMs ?? null,
+            error: failed ? item.call.outcome?.error : undefined,
+          },
+          [this.event(sessionId, { kind: failed ? 'tool-failed' : 'tool-end', tool: item.call })],
         );
+        if (entry) this.entries.push(entry);
         break;
       }
       case 'tool-use':
@@ -158,7 +159,8 @@ export class SessionItemReader {
         }
         this.pending.delete(result.toolUseId);
         if (use.kept) this.resolved.push(result.toolUseId);
-        this.entries.push(pairedCall(this.adapter, use, result, at, this.cwdOf(use.sessionId)));
+        const entry = pairedCall(this.adapter, use, result, at, this.cwdOf(use.sessionId));
+        if (entry) this.entries.push(entry);
         break;
       }
       case 'prompt':

@@ -59,7 +59,7 @@ export function writeChunkActivity(store: Store, adapter: AgentAdapter, chunk: C
         if (!use) break;
         resolved(use.useId);
         const paired = pairedCall(adapter, use, entry.result, entry.at, entry.cwd);
-        activity.toolCall(paired.call, paired.memory);
+        if (paired) activity.toolCall(paired.call, paired.memory);
         break;
       }
     }

@@ -85,8 +85,8 @@ function claudeToolOutcome(
   const error = errorText(failure.error);
   if (error !== undefined) {
     outcome.error = error;
-    if (DECLINED.test(error)) outcome.interrupted = true;
-    else if (CANCELLED.test(error)) outcome.cancelled = true;
+    if (DECLINED.test(error)) outcome.notRun = 'declined';
+    else if (CANCELLED.test(error)) outcome.notRun = 'cancelled';
   }
   if (typeof failure.durationMs === 'number' && Number.isFinite(failure.durationMs))
     outcome.durationMs = Math.round(failure.durationMs);

@@ -2,10 +2,14 @@
  * Runs one end-to-end ingest (log files to rows, then a snapshot save) in a fresh process so its peak
  * memory is its own. Prints one JSON line.
  */
+import { bundledScript } from '../src/engine/kernel/bundledScript';
 import { ProjectEngine } from '../src/engine/project/projectEngine';
 
 async function main(): Promise<void> {
   const [home, project] = process.argv.slice(2);
+  // As the extension host does when it starts, before it opens a project: sql.js's code compiled on a worker.
+  const warmUpWorker = bundledScript('sqlWarmUpWorker.js');
+  const warm = warmUpWorker ? await ProjectEngine.warmUp(warmUpWorker) : false;
   const opening = performance.now();
   const engine = await ProjectEngine.open({
     home,
@@ -24,6 +28,7 @@ async function main(): Promise<void> {
   await engine.close();
   process.stdout.write(
     `${JSON.stringify({
+      warm,
       openMs,
       ingestMs,
       saveMs,

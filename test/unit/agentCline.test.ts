@@ -242,11 +242,11 @@ describe('Cline task folders', () => {
       call.kind,
       call.server,
       call.outcome?.failed,
-      call.outcome?.interrupted,
+      call.outcome?.notRun,
     ]);
     assert.deepEqual(tools, [
       ['search_files', 'search', undefined, false, undefined],
-      ['write_to_file', 'write', undefined, false, true],
+      ['write_to_file', 'write', undefined, false, 'declined'],
       ['summarize_task', 'other', undefined, false, undefined],
       ['mcp__filesystem__read_text_file', 'mcp', 'filesystem', false, undefined],
       ['attempt_completion', 'other', undefined, undefined, undefined],
@@ -283,16 +283,17 @@ describe('Cline task folders', () => {
       try {
         const first = await importTranscripts(engine);
         assert.deepEqual(first.problems, []);
+        // The write the user denied never ran: no use of the tool, and no failure.
         assert.deepEqual(
           [first.files, first.sessions, first.prompts, first.toolCalls, first.failures],
-          [2, 2, 3, 10, 1],
+          [2, 2, 3, 9, 1],
         );
         const again = await importTranscripts(engine, { force: true });
         assert.deepEqual([again.sessions, again.prompts, again.toolCalls], [0, 0, 0]);
         const counts = engine.counts();
         assert.deepEqual(
           [counts.sessions, counts.prompts, counts.toolCalls, counts.toolFailures],
-          [2, 3, 10, 1],
+          [2, 3, 9, 1],
         );
       } finally {
         await engine.close();
@@ -524,8 +525,8 @@ describe('Cline tool calls seen by both the hooks and an import', () => {
           if (order === 'import then hooks') await hooks();
           await importTranscripts(engine, { force: true });
           const counts = engine.counts();
-          // The import alone counts 10 calls in the two tasks; the hooks' 4 are among them.
-          assert.deepEqual([counts.sessions, counts.toolCalls], [2, 10]);
+          // The import alone counts 9 calls in the two tasks (and a denied write); the hooks' 4 are among them.
+          assert.deepEqual([counts.sessions, counts.toolCalls], [2, 9]);
           // The hooks' word on how a call went: the edit and the command that exited 1 failed.
           assert.equal(counts.toolFailures, 2);
         } finally {

@@ -561,6 +561,40 @@ describe('Codex rollouts', () => {
     assert.ok(keysOf(forked.items).every((key) => !known.has(key)));
   });
 
+  test('a command or patch the user declined never ran: no failure, no use', () => {
+    const at = '2026-05-11T08:00:01.000Z';
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: at, type, payload });
+    const { items } = readRollout(
+      [
+        line('session_meta', { id: 's1', cwd: '/w', timestamp: at }),
+        line('response_item', {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: '{"cmd":"rm -rf build"}',
+          call_id: 'c1',
+        }),
+        line('event_msg', { type: 'exec_command_end', call_id: 'c1', status: 'declined', exit_code: -1 }),
+        line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'rejected by user' }),
+        line('response_item', {
+          type: 'custom_tool_call',
+          name: 'apply_patch',
+          input: '*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch',
+          call_id: 'c2',
+        }),
+        line('event_msg', { type: 'patch_apply_end', call_id: 'c2', success: false, status: 'declined' }),
+        line('response_item', { type: 'custom_tool_call_output', call_id: 'c2', output: 'rejected' }),
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      ofType(items, 'tool').map((item) => [item.call.useId, item.call.outcome?.notRun]),
+      [
+        ['c1', 'declined'],
+        ['c2', 'declined'],
+      ],
+    );
+  });
+
   test('compactions are read once, lines that are no JSON are counted', () => {
     const lines = [
       '{"timestamp":"2026-05-11T08:00:00.000Z","type":"session_meta","payload":{"id":"s1","cwd":"/w"}}',

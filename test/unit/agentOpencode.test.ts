@@ -276,6 +276,29 @@ describe('opencode plugin', () => {
     }
   });
 
+  test('a call the user rejected, or a rule of theirs denied, never ran; an aborted one did', () => {
+    const failed = PAYLOADS[4] as { properties: { part: { state: Record<string, unknown> } } };
+    const withError = (error: string) => {
+      const payload = structuredClone(failed);
+      payload.properties.part.state = { ...payload.properties.part.state, error, metadata: {} };
+      return opencodeAdapter.payloads.normalise(payload as never)?.tool?.outcome?.notRun;
+    };
+    assert.equal(withError('The user rejected permission to use this specific tool call.'), 'declined');
+    assert.equal(
+      withError(
+        'The user rejected permission to use this specific tool call with the following feedback: use rg instead',
+      ),
+      'declined',
+    );
+    assert.equal(
+      withError(
+        'The user has specified a rule which prevents you from using this specific tool call. Relevant rules: ["rm *"]',
+      ),
+      'declined',
+    );
+    assert.equal(withError('Tool execution aborted'), undefined);
+  });
+
   test('what the plugin recorded normalises to the right events', () => {
     const events = PAYLOADS.map((payload) => opencodeAdapter.payloads.normalise(payload));
     assert.deepEqual(

@@ -228,7 +228,7 @@ export function clineOutcome(result: string | undefined, success: boolean | unde
   } else if (/^Command executed successfully \(exit code 0\)/.test(text)) {
     outcome.exitCode = 0;
   }
-  if (TOOL_DENIED.test(text)) outcome.interrupted = true;
+  if (TOOL_DENIED.test(text)) outcome.notRun = 'declined';
   else if (TOOL_ERROR.test(text) || success === false) outcome.failed = true;
   if (outcome.failed) outcome.error = text.slice(0, 2000);
   else if (text) outcome.output = text.slice(0, 4000);

@@ -514,11 +514,9 @@ class RolloutReader {
       case 'exec_command_end': {
         const exitCode = num(payload.exit_code);
         const outcome: ToolOutcome = {
-          failed:
-            (exitCode !== undefined && exitCode !== 0) ||
-            payload.status === 'failed' ||
-            payload.status === 'declined',
+          failed: (exitCode !== undefined && exitCode !== 0) || payload.status === 'failed',
         };
+        if (payload.status === 'declined') outcome.notRun = 'declined';
         if (exitCode !== undefined) outcome.exitCode = exitCode;
         const output =
           text(payload.aggregated_output) || text(payload.formatted_output) || text(payload.stdout);
@@ -528,6 +526,7 @@ class RolloutReader {
       }
       case 'patch_apply_end': {
         const outcome: ToolOutcome = { failed: payload.success === false || payload.status === 'failed' };
+        if (payload.status === 'declined') outcome.notRun = 'declined';
         const output = [text(payload.stdout), text(payload.stderr)].filter(Boolean).join('\n');
         if (output) outcome.output = output;
         this.settle(payload.call_id, outcome);

@@ -110,6 +110,13 @@ function toolInput(name: string, args: unknown): ToolInput {
   }
 }
 
+/**
+ * A call the user declined when asked, or a rule of theirs denied (`PermissionNext`'s RejectedError,
+ * CorrectedError and DeniedError, packages/opencode/src/permission/next.ts): it never ran.
+ */
+const DECLINED =
+  /^The user (?:rejected permission to use|has specified a rule which prevents you from using) this specific tool call/;
+
 /** A tool part's `state` (pending/running/completed/error) as a neutral outcome; undefined until it ends. */
 function toolOutcome(name: string, state: unknown): ToolOutcome | undefined {
   if (!isObject(state)) return undefined;
@@ -123,7 +130,14 @@ function toolOutcome(name: string, state: unknown): ToolOutcome | undefined {
     // An interrupted call fails with "Tool execution aborted", newer versions add `metadata.interrupted`
     // (packages/opencode/src/session/processor.ts).
     const interrupted = metadata.interrupted === true || (error !== undefined && /\baborted\b/i.test(error));
-    return { failed: true, error, interrupted: interrupted || undefined, durationMs };
+    const declined = error !== undefined && DECLINED.test(error);
+    return {
+      failed: true,
+      error,
+      interrupted: interrupted || undefined,
+      notRun: declined ? 'declined' : undefined,
+      durationMs,
+    };
   }
   if (state.status !== 'completed') return undefined;
   const outcome: ToolOutcome = { failed: false, output: str(state.output), durationMs };

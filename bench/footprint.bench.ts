@@ -456,7 +456,9 @@ async function measure(size: number, opening: Opening, idleMs: number, repeat = 
     });
     const launchMs = performance.now() - launchStarted;
     const pid = await hostPid(workbench);
-    // Start-up work (and, when active at startup, the background catch-up) must be over before "before".
+    // Start-up work (and, when active at startup, the background catch-up) must be over before "before". The
+    // catch-up runs in its own process, so the host can be quiet while it still reads: its end is waited for.
+    if (opening === 'startup' && size > 0) await waitForOutput(workbench, /\] ingest .* events/, 15 * 60_000);
     const settleMs = await waitUntilQuiet(pid, { timeoutMs: 15 * 60_000 });
     if (opening === 'startup') await workbench.runCommand(STOP_PROFILE_COMMAND);
     const rssBeforeBytes = rssBytes(pid);

@@ -15,8 +15,11 @@ const FINGERPRINT_BYTES = 4096;
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export type LineChunk =
-  /** `lines`: complete lines (newline-terminated) decoded as UTF-8; `length`: their size in bytes. */
-  | { kind: 'lines'; lines: string[]; length: number }
+  /**
+   * `lines`: complete lines (newline-terminated) decoded as UTF-8; `length`: their size in bytes; `bytes`:
+   * those bytes, in the reader's buffer until its next read.
+   */
+  | { kind: 'lines'; lines: string[]; length: number; bytes: Buffer }
   /** One line over MAX_LINE_BYTES, to be skipped whole. */
   | { kind: 'oversized'; length: number };
 
@@ -41,7 +44,7 @@ export class LineReader {
       const lastNewline = data.lastIndexOf(NEWLINE);
       if (lastNewline >= 0) {
         const lines = data.toString('utf8', 0, lastNewline).split('\n');
-        return { kind: 'lines', lines, length: lastNewline + 1 };
+        return { kind: 'lines', lines, length: lastNewline + 1, bytes: data.subarray(0, lastNewline + 1) };
       }
       if (bytesRead < want) return finishedLastLine(data);
       if (want > MAX_LINE_BYTES) return skipOversizedLine(handle, offset + bytesRead, offset);
@@ -64,7 +67,7 @@ function finishedLastLine(data: Buffer): LineChunk | undefined {
   } catch {
     return undefined;
   }
-  return { kind: 'lines', lines: [text], length: data.length };
+  return { kind: 'lines', lines: [text], length: data.length, bytes: data };
 }
 
 async function skipOversizedLine(
@@ -88,10 +91,12 @@ export interface Fingerprint {
   tail: string;
 }
 
+const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
+
 async function hashRange(handle: FileHandle, start: number, length: number): Promise<string> {
   const buffer = Buffer.allocUnsafe(length);
   const { bytesRead } = await handle.read(buffer, 0, length, start);
-  return createHash('sha1').update(buffer.subarray(0, bytesRead)).digest('hex');
+  return sha1(buffer.subarray(0, bytesRead));
 }
 
 export async function fingerprint(handle: FileHandle, offset: number): Promise<Fingerprint> {
@@ -100,6 +105,39 @@ export async function fingerprint(handle: FileHandle, offset: number): Promise<F
     head: await hashRange(handle, 0, length),
     tail: await hashRange(handle, offset - length, length),
   };
+}
+
+/**
+ * The fingerprints of one file read a chunk at a time, taken from the bytes read: a chunk ends with the bytes
+ * before its offset, and the file's first bytes are hashed once. The file is read only for what no chunk held
+ * (reading began past the first bytes, a chunk shorter than the bytes hashed, an oversized line).
+ */
+export class ChunkFingerprints {
+  /** Of the file's first FINGERPRINT_BYTES, once the file is longer. */
+  private head: string | undefined;
+  private last: { offset: number; mark: Fingerprint } | undefined;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  /**
+   * As `fingerprint(handle, offset)`, where `read` holds the bytes that end at `offset` (a chunk's `bytes`).
+   * They are hashed before this awaits anything, so the reader may reuse its buffer after the call.
+   */
+  async at(offset: number, read?: Buffer): Promise<Fingerprint> {
+    if (this.last?.offset === offset) return this.last.mark;
+    const length = Math.min(offset, FINGERPRINT_BYTES);
+    const held = read !== undefined && read.length >= length;
+    let tail = held ? sha1(read.subarray(read.length - length)) : undefined;
+    if (this.head === undefined && held && length === FINGERPRINT_BYTES && read.length === offset)
+      this.head = sha1(read.subarray(0, FINGERPRINT_BYTES));
+    tail ??= await hashRange(this.handle, offset - length, length);
+    // Shorter than the bytes hashed, the file's start and the bytes before the offset are the same bytes.
+    let head = length < FINGERPRINT_BYTES ? tail : this.head;
+    if (head === undefined) head = this.head = await hashRange(this.handle, 0, FINGERPRINT_BYTES);
+    const mark = { head, tail };
+    this.last = { offset, mark };
+    return mark;
+  }
 }
 
 /**

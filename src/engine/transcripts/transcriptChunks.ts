@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { TRANSCRIPT_ADAPTERS } from '../agents';
 import type { TranscriptAdapter } from '../agents/adapter';
 import type { TranscriptFileContext } from '../agents/transcriptEntry';
-import { type Fingerprint, type LineReader, fingerprint } from '../kernel/appendedLines';
+import { ChunkFingerprints, type Fingerprint, type LineReader } from '../kernel/appendedLines';
 import type { AgentId } from '../../shared/agents';
 import { type ChunkActivity, type SessionFileOptions, SessionItemReader } from './sessionItemReader';
 
@@ -53,11 +53,15 @@ export async function readTranscript(
   const adapter = transcriptAdapter(request.agent);
   const handle = await fs.promises.open(request.file, 'r');
   const items = new SessionItemReader(adapter, request.options);
+  const marks = new ChunkFingerprints(handle);
   const { context } = request;
   let offset = request.start;
   return {
     async next() {
       const chunk = await reader.read(handle, offset, request.chunkBytes);
+      offset += chunk?.length ?? 0;
+      // Before the reader's next read reuses the buffer that holds the chunk's bytes.
+      const mark = await marks.at(offset, chunk?.kind === 'lines' ? chunk.bytes : undefined);
       let lines = 0;
       let malformed = 0;
       if (chunk?.kind === 'lines') {
@@ -69,11 +73,10 @@ export async function readTranscript(
           else malformed++;
         }
       } else if (chunk?.kind === 'oversized') [lines, malformed] = [1, 1];
-      offset += chunk?.length ?? 0;
       return {
         length: chunk?.length ?? 0,
         end: offset,
-        mark: await fingerprint(handle, offset),
+        mark,
         lines,
         malformed,
         activity: items.take(),

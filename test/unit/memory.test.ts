@@ -157,6 +157,14 @@ describe('summariser rules on documented hook payloads', () => {
 
     for (const command of ['ls -la', 'cd src && cat a.ts | head -5', 'git status', 'git diff HEAD~1', 'pwd'])
       assert.equal(summarise('PostToolUse', bash(command)), undefined, command);
+    // A look-up that found nothing (grep's exit code 1) is no problem left: a real Codex session's.
+    assert.equal(
+      summarise('PostToolUseFailure', {
+        tool_input: { command: "ps -ef | rg -i 'Google Chrome|chrome.*remote'" },
+        error: 'Exit code 1',
+      }),
+      undefined,
+    );
     assert.equal(summarise('PostToolUse', bash('git add -A')), undefined);
     // Not kept; it only settles an earlier failure of the same command.
     const silent = normalisePayload({

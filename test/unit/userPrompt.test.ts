@@ -6,7 +6,7 @@ import { userPromptText } from '../../src/engine/agents/userPrompt';
 import { ContextGauge } from '../../src/engine/live';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { importTranscripts } from '../../src/engine/transcripts';
-import { tempWorkspace } from '../support/events';
+import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 import { claudeCodeAdapter } from '../../src/engine/agents/claudeCode';
 
 let ws: ReturnType<typeof tempWorkspace>;
@@ -133,6 +133,50 @@ describe('userPromptText', () => {
       undefined,
       'the rest is judged as any text',
     );
+  });
+
+  test("Codex's editor context and attached files are not the person's words; the request after them is", () => {
+    assert.equal(
+      userPromptText(
+        '# Context from my IDE setup:\n\n## Active file: src/a.ts\n\n## Open tabs:\n- a.ts: src/a.ts\n\n## My request for Codex:\nfix the failing test\n',
+      ),
+      'fix the failing test',
+    );
+    assert.equal(
+      userPromptText('# Files mentioned by the user:\n\n## /clear'),
+      '# Files mentioned by the user:\n\n## /clear',
+      'no request: the text as it is',
+    );
+    assert.equal(
+      userPromptText(
+        '# Context from my IDE setup:\n\n## Active file: a.ts\n\n## My request for Codex:\n/model',
+      ),
+      undefined,
+      'the request is judged as any text',
+    );
+    assert.equal(
+      userPromptText('explain this:\n# Context from my IDE setup:\n## My request for Codex:\nx'),
+      'explain this:\n# Context from my IDE setup:\n## My request for Codex:\nx',
+      'only a message that starts with the wrapper is one',
+    );
+  });
+
+  test("a real Codex session's prompt with an attached file is the person's request", async () => {
+    const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
+    engines.push(engine);
+    const rollout = path.join(
+      FIXTURES_DIR,
+      'codex',
+      'rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.excerpt.jsonl',
+    );
+    assert.match(fs.readFileSync(rollout, 'utf8'), /# Files mentioned by the user:/);
+    await importTranscripts(engine, { paths: [rollout] });
+    const prompts = engine.store.all('SELECT text FROM prompts').map((row) => String(row.text));
+    assert.ok(
+      prompts.some((text) => text.startsWith('analyze trascript and summarzie action items')),
+      prompts.join('\n'),
+    );
+    assert.ok(!prompts.some((text) => /Files mentioned|My request for Codex/.test(text)), prompts.join('\n'));
   });
 
   test('keeps a typed prompt as it is, untrimmed', () => {

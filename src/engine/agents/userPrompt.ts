@@ -29,6 +29,13 @@ const SYSTEM_TEXT_PREFIXES = [
   'This session is being continued from a previous conversation that ran out of context',
 ];
 
+/**
+ * Codex's IDE extension and its app put what the editor shows (the active file, open tabs) or the files
+ * attached before the person's words, which follow REQUEST_HEADER.
+ */
+const CONTEXT_WRAPPERS = ['# Context from my IDE setup:', '# Files mentioned by the user:'];
+const REQUEST_HEADER = '\n## My request for Codex:';
+
 const SESSION_COMMANDS = new Set([
   'add-dir',
   'agents',
@@ -96,6 +103,10 @@ export function userPromptText(raw: string): string | undefined {
     return command && !isSessionCommand(command) ? command : undefined;
   }
   if (isSessionCommand(text)) return undefined;
+  if (CONTEXT_WRAPPERS.some((wrapper) => text.startsWith(wrapper))) {
+    const request = text.indexOf(REQUEST_HEADER);
+    if (request >= 0) return userPromptText(text.slice(request + REQUEST_HEADER.length).trim());
+  }
   // Untrimmed, as the hook reports it.
   return rest;
 }

@@ -364,7 +364,7 @@ const KIND_COMMANDS: Readonly<Record<Exclude<CommandKind, 'other'>, RegExp>> = {
 };
 /** Commands that only look around; a command line made only of these is navigation, not work. */
 const READ_ONLY = new Set(
-  'ls ll la cd pushd popd pwd cat bat head tail less more echo printf which whereis type whoami id find fd grep egrep rg ag wc file stat tree du df env printenv date uname hostname sleep true false clear history sort uniq cut tr jq yq realpath dirname basename readlink diff cmp man nl column xargs test ['.split(
+  'ls ll la cd pushd popd pwd cat bat head tail less more echo printf which whereis type whoami id find fd grep egrep rg ag wc file stat tree du df env printenv date uname hostname sleep true false clear history sort uniq cut tr jq yq realpath dirname basename readlink diff cmp man nl column xargs test [ ps pgrep pidof lsof free uptime nproc netstat ss vmstat'.split(
     ' ',
   ),
 );
@@ -373,10 +373,14 @@ const READ_ONLY_GIT =
 
 /** The simple commands of a command line, with leading `VAR=value` assignments dropped. */
 function segments(command: string): string[] {
-  return command
-    .split(/&&|\|\||[;|\n]/)
-    .map((part) => part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''))
-    .filter(Boolean);
+  return (
+    command
+      // A separator inside quotes (`rg 'a|b'`) separates nothing.
+      .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (quoted) => quoted.replace(/[|;&\n]/g, ' '))
+      .split(/&&|\|\||[;|\n]/)
+      .map((part) => part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''))
+      .filter(Boolean)
+  );
 }
 
 function isNavigation(segment: string): boolean {

@@ -23,11 +23,20 @@ const LEADING = /^(?:cd|pushd|source|\.|export|set)\b/;
 /** A word naming a test target: a path, a file with an extension, or a test id (`a.py::test_x`, `a_test.exs:12`). */
 const TARGET = /[\\/]|\.\w{1,6}(?::\d+)?$|::/;
 
+/** The simple commands of a command line, with leading `VAR=value` assignments dropped. */
+export function commandSegments(command: string): string[] {
+  return (
+    command
+      // A separator inside quotes (`rg 'a|b'`) separates nothing.
+      .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (quoted) => quoted.replace(/[|;&\n]/g, ' '))
+      .split(/&&|\|\||[;|\n]/)
+      .map((part) => part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''))
+      .filter(Boolean)
+  );
+}
+
 function simpleCommands(command: string): string[] {
-  return command
-    .split(/&&|\|\||[;|\n]/)
-    .map((part) => part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''))
-    .filter((part) => part && !LEADING.test(part));
+  return commandSegments(command).filter((part) => !LEADING.test(part));
 }
 
 function programName(word: string): string {

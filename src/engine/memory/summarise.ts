@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { AgentEvent, ToolCall, ToolInput, ToolOutcome } from '../agents/types';
 import { userPromptText } from '../agents/userPrompt';
-import { type CheckIdentity, commandIdentity, fileIdentity } from './checkIdentity';
+import { type CheckIdentity, commandIdentity, commandSegments, fileIdentity } from './checkIdentity';
 import { cleanPiece, contentHash, oneLine } from './text';
 import type { ObservationSource, ObservationType } from './types';
 
@@ -371,18 +371,6 @@ const READ_ONLY = new Set(
 const READ_ONLY_GIT =
   /^git\s+(?:-C\s+\S+\s+)?(status|log|diff|show|branch|remote|rev-parse|ls-files|ls-tree|blame|describe|shortlog|reflog|config|fetch|add|stash|checkout|switch|pull|restore|grep)\b/;
 
-/** The simple commands of a command line, with leading `VAR=value` assignments dropped. */
-function segments(command: string): string[] {
-  return (
-    command
-      // A separator inside quotes (`rg 'a|b'`) separates nothing.
-      .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (quoted) => quoted.replace(/[|;&\n]/g, ' '))
-      .split(/&&|\|\||[;|\n]/)
-      .map((part) => part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''))
-      .filter(Boolean)
-  );
-}
-
 function isNavigation(segment: string): boolean {
   if (READ_ONLY_GIT.test(segment)) return true;
   const first = segment.split(/\s/, 1)[0];
@@ -391,7 +379,7 @@ function isNavigation(segment: string): boolean {
 }
 
 function commandKind(command: string): CommandKind | undefined {
-  const parts = segments(command);
+  const parts = commandSegments(command);
   if (parts.length === 0 || parts.every(isNavigation)) return undefined;
   if (TEST_COMMAND.test(command)) return 'test';
   if (LINT_COMMAND.test(command)) return 'lint';

@@ -99,12 +99,8 @@ async function hashRange(handle: FileHandle, start: number, length: number): Pro
   return sha1(buffer.subarray(0, bytesRead));
 }
 
-export async function fingerprint(handle: FileHandle, offset: number): Promise<Fingerprint> {
-  const length = Math.min(offset, FINGERPRINT_BYTES);
-  return {
-    head: await hashRange(handle, 0, length),
-    tail: await hashRange(handle, offset - length, length),
-  };
+export function fingerprint(handle: FileHandle, offset: number): Promise<Fingerprint> {
+  return new ChunkFingerprints(handle).at(offset);
 }
 
 /**

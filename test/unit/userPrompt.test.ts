@@ -161,6 +161,12 @@ describe('userPromptText', () => {
     );
   });
 
+  test('one wrapper is taken off: a prompt of 200,000 nested wrappers is data, read in one pass', () => {
+    const layer = '# Context from my IDE setup:\n\n## My request for Codex:\n';
+    const prompt = userPromptText(`${layer.repeat(200_000)}fix it`);
+    assert.equal(prompt, `${layer.repeat(199_999)}fix it`.trim());
+  });
+
   test("a real Codex session's prompt with an attached file is the person's request", async () => {
     const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, role: 'writer' });
     engines.push(engine);

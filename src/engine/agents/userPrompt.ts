@@ -93,6 +93,11 @@ function isSessionCommand(typed: string): boolean {
 
 /** The prompt a user text stands for, or undefined when it is not one. */
 export function userPromptText(raw: string): string | undefined {
+  return promptIn(raw, true);
+}
+
+/** `unwrap`: take the request out of one Codex wrapper; what it holds is the person's, wrapper or not. */
+function promptIn(raw: string, unwrap: boolean): string | undefined {
   // What is left around the reminders is the prompt; its spacing is the reminders', so it is trimmed.
   const rest = raw.includes('<system-reminder>') ? raw.replace(SYSTEM_REMINDER, '\n\n').trim() : raw;
   const text = rest.trim();
@@ -103,9 +108,9 @@ export function userPromptText(raw: string): string | undefined {
     return command && !isSessionCommand(command) ? command : undefined;
   }
   if (isSessionCommand(text)) return undefined;
-  if (CONTEXT_WRAPPERS.some((wrapper) => text.startsWith(wrapper))) {
+  if (unwrap && CONTEXT_WRAPPERS.some((wrapper) => text.startsWith(wrapper))) {
     const request = text.indexOf(REQUEST_HEADER);
-    if (request >= 0) return userPromptText(text.slice(request + REQUEST_HEADER.length).trim());
+    if (request >= 0) return promptIn(text.slice(request + REQUEST_HEADER.length).trim(), false);
   }
   // Untrimmed, as the hook reports it.
   return rest;

@@ -63,7 +63,8 @@ export const gaugeCommand: CliCommand = {
         ? `, ${reading.compactions.length} compaction(s)${reading.compactedSinceUsage ? ', just compacted' : ''}`
         : '';
       context.stdout(
-        `ctx ${reading.percent}% (${reading.tokens.toLocaleString('en-US')} / ${reading.window.toLocaleString('en-US')} tokens` +
+        `ctx ${reading.percent}% (${reading.tokens.toLocaleString('en-US')} / ${reading.windowGuessed ? '~' : ''}` +
+          `${reading.window.toLocaleString('en-US')} tokens${reading.windowGuessed ? ', window guessed' : ''}` +
           `${reading.model ? `, ${reading.model}` : ''}${compacted}) ${agentName(reading.agent)} session ${reading.sessionId ?? '?'}`,
       );
       const tipping = tippingText(reading.forecast.tipping);

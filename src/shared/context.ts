@@ -178,6 +178,11 @@ export interface GaugeFields {
   /** Context tokens of the last main-chain response: input + cache creation + cache read. */
   tokens: number;
   window: number;
+  /**
+   * Nothing stated the window (no setting, no figure of the agent's, a model its catalogue does not list):
+   * `window` is the usual size of current models, shown as a guess and never forecast against.
+   */
+  windowGuessed: boolean;
   /** tokens / window, in percent with one decimal. */
   percent: number;
   compactions: Compaction[];

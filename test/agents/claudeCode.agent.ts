@@ -73,15 +73,17 @@ test('the hooks recorded the session: its prompt, five tool calls and the failed
   assert.deepEqual({ uses: bash?.usesTotal, failures: bash?.failures }, { uses: 3, failures: 1 });
 });
 
-test("the gauge's window is the one Claude Code reports for its model, and its tokens are the last request's", async () => {
+test("the gauge's window is the one Claude Code reports for its model; its tokens are the last request's input", async () => {
   const gauge = await box.contextDeckJson<Gauge>(['gauge']);
   assert.equal(gauge.sessionId, first.session_id);
   const [modelName, usage] = Object.entries(first.modelUsage)[0];
   assert.equal(gauge.model, modelName);
   assert.equal(gauge.window, usage.contextWindow);
+  assert.equal(gauge.windowGuessed, false);
+  // The context is what the last request sent (input plus cache, none here), as the usage Claude Code recorded.
   const last = model.requests.filter((request) => request.tools.length > 0).at(-1);
   assert.ok(last);
-  assert.equal(gauge.tokens, last.usage.input + last.usage.output);
+  assert.equal(gauge.tokens, last.usage.input);
 });
 
 test('the next session is handed the first: its ask and its final report, through the SessionStart hook', async () => {

@@ -27,7 +27,7 @@ export interface Gauge {
   readonly tokens: number;
   readonly window: number;
   readonly percent: number;
-  readonly windowSource?: string;
+  readonly windowGuessed: boolean;
   readonly latestPrompt: string | null;
   readonly forecast: { readonly at: number | null; readonly reason: string | null } | null;
 }

@@ -209,6 +209,62 @@ describe('context gauge', () => {
     assert.equal(gauge.reading().percent, 20);
   });
 
+  test("window: Claude Code's own catalogue gives claude-opus-5-5 1M; a model it does not list is a guess", async () => {
+    const opus = await readingOf(lines(response({ tokens: 30_000, model: 'claude-opus-5-5' })));
+    assert.deepEqual(
+      { window: opus.window, guessed: opus.windowGuessed, percent: opus.percent },
+      {
+        window: 1_000_000,
+        guessed: false,
+        percent: 3,
+      },
+    );
+    assert.equal(opus.breakdown.autocompactAt, 967_000);
+    const sonnet = await readingOf(lines(response({ tokens: 30_000 })));
+    assert.deepEqual(
+      { window: sonnet.window, guessed: sonnet.windowGuessed },
+      { window: 200_000, guessed: false },
+    );
+
+    const unknown = await readingOf(
+      lines(...[1, 2, 3, 4, 5].map((n) => response({ tokens: n * 10_000, model: 'claude-next-9' }))),
+    );
+    assert.deepEqual(
+      { window: unknown.window, guessed: unknown.windowGuessed },
+      { window: 200_000, guessed: true },
+    );
+    assert.match(unknown.forecast.reason ?? '', /window is unknown/);
+  });
+
+  test('window: a /context output in the transcript states it, in either rendering', async () => {
+    const contextOutput = (text: string) => ({
+      type: 'system',
+      subtype: 'local_command',
+      sessionId: 'sess-1',
+      isSidechain: false,
+      timestamp: new Date((clock += 1000)).toISOString(),
+      // As Claude Code 2.1.332 writes `/context` run with -p (the Markdown rendering) and in the terminal.
+      content: `<local-command-stdout>${text}</local-command-stdout>`,
+    });
+    const markdown = contextOutput(
+      '## Context Usage\n\n**Model:** claude-sonnet-4-5  \n**Tokens:** 12.7k / 1m (1%)\n\n| Category | Tokens | Percentage |\n' +
+        '|----------|--------|------------|\n| System prompt | 1.9k | 0.2% |\n| Messages | 210 | 0.0% |\n',
+    );
+    const stated = await readingOf(lines(response({ tokens: 12_700 }), markdown));
+    assert.deepEqual(
+      { window: stated.window, guessed: stated.windowGuessed },
+      { window: 1_000_000, guessed: false },
+    );
+    const terminal = contextOutput(
+      ' Context Usage\n ⛁ ⛀ ⛁   claude-next-9 · 25.1k/500k tokens (5%)\n ⛁ System prompt: 3.2k tokens (0.6%)\n ⛁ Messages: 8k tokens (1.6%)\n',
+    );
+    const fromTerminal = await readingOf(
+      lines(response({ tokens: 25_100, model: 'claude-next-9' }), terminal),
+    );
+    assert.equal(fromTerminal.window, 500_000);
+    assert.equal(fromTerminal.windowGuessed, false);
+  });
+
   test('the trend keeps the latest points only; zero-usage synthetic messages are not readings', async () => {
     const many = Array.from({ length: 12 }, (_, i) => response({ tokens: 1_000 * (i + 1) }));
     const synthetic = { ...response({ tokens: 0, model: '<synthetic>' }) };

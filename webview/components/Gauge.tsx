@@ -45,8 +45,17 @@ export function Gauge({ projectId, gauge }: { projectId: string; gauge: GaugeVie
       )}
       <div class="gauge-figures muted">
         <span data-testid="gauge-tokens">
-          {formatCount(gauge.tokens)} / {formatCount(gauge.window)} tokens
+          {formatCount(gauge.tokens)} / {gauge.windowGuessed ? '~' : ''}
+          {formatCount(gauge.window)} tokens
         </span>
+        {gauge.windowGuessed && (
+          <span
+            data-testid="gauge-window-guessed"
+            title="Nothing states this model's context window: the usual 200k is assumed. Set contextDeck.contextWindow to the real size."
+          >
+            window guessed
+          </span>
+        )}
         <span title="Agent" data-testid="gauge-agent">
           {agentName(gauge.agent)}
         </span>

@@ -294,6 +294,8 @@ export interface ContextLimits {
    * tokens for `model`: where the forecast and the warning point.
    */
   compactAt(window: number, model?: string): number;
+  /** The window the agent gives `model`, as its own model catalogue says; undefined for a model it does not list. */
+  windowOf?(model: string): number | undefined;
   /**
    * Tokens the agent's own display leaves out of the window and the count (Codex's footer: 12,000 for its
    * prompt and tools), where it shows "N% context left" of the rest.

@@ -77,6 +77,20 @@ export function compactPoint(
   );
 }
 
+/** The window the agent's catalogue gives the first of `models` it lists (a hint before what the file recorded). */
+export function cataloguedWindow(
+  agent: AgentAdapter | undefined,
+  models: ReadonlyArray<string | null | undefined>,
+): number | undefined {
+  const windowOf = agent?.contextLimits?.windowOf;
+  if (!windowOf) return undefined;
+  for (const model of models) {
+    const window = typeof model === 'string' ? windowOf(model) : undefined;
+    if (window !== undefined) return window;
+  }
+  return undefined;
+}
+
 /**
  * How the agent's own display puts `tokens` of `window`, where it leaves a baseline out of both (Codex's
  * footer); undefined for an agent whose display counts as the gauge does.

@@ -57,3 +57,21 @@ export function contextCommandFigures(text: string): ContextCommandFigures | und
   }
   return found >= 2 ? figures : undefined;
 }
+
+/**
+ * `12.7k / 1m` of the Markdown rendering's `**Tokens:** 12.7k / 1m (1%)`, or the terminal's `25.1k/1m tokens`:
+ * the figure before the slash is the context, the one after it the window.
+ */
+const WINDOW_FIGURE = /([\d.,]+)\s*([km]?)\s*\/\s*([\d.,]+)\s*([km]?)\s*(?:tokens\b|\()/i;
+
+/** The window a `/context` output states, or undefined when `text` is not one or states none. */
+export function contextCommandWindow(text: string): number | undefined {
+  if (!text.includes('local-command-stdout') || !/context usage/i.test(text)) return undefined;
+  for (const line of text.replace(ANSI, '').split('\n')) {
+    const match = WINDOW_FIGURE.exec(line);
+    if (!match) continue;
+    const window = tokens(match[3], match[4]);
+    if (Number.isFinite(window) && window > 0 && window >= tokens(match[1], match[2])) return window;
+  }
+  return undefined;
+}

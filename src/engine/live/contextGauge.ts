@@ -4,12 +4,13 @@ import { type Fingerprint, LineReader, fingerprint, stillHolds } from '../kernel
 import type { Compaction, ContextForecast, GaugeFields } from '../../shared/context';
 import type { ContextItem } from './contextItems';
 import { type DiskFacts, NO_DISK_FACTS } from '../agents/contextFiles';
-import { compactPoint, ownDisplay } from '../agents';
+import { cataloguedWindow, compactPoint, ownDisplay } from '../agents';
 import type { TranscriptAdapter } from '../agents/adapter';
 import type { ContextBreakdown } from './breakdownTypes';
 import { BreakdownTracker } from './contextBreakdown';
 import { ContextItemsTracker } from './contextItems';
 import { forecastContext } from './contextForecast';
+import { contextCommandWindow } from './contextCommandOutput';
 import { type TranscriptEntry, contextTokens } from '../agents/transcriptEntry';
 
 const DEFAULT_CONTEXT_WINDOW = 200_000;
@@ -56,35 +57,56 @@ export interface ContextGaugeOptions {
   transcriptsDir?: string;
 }
 
-/**
- * The context window: a given size wins; otherwise 1M for `[1m]` models or once more than 200k tokens
- * were seen (only the large window allows that), else 200k.
- */
-export function contextWindow(
-  models: ReadonlyArray<string | undefined>,
-  maxTokens: number,
-  window?: number,
-): number {
-  if (window !== undefined && window > 0) return window;
-  if (models.some((model) => model?.toLowerCase().includes('[1m]')) || maxTokens > DEFAULT_CONTEXT_WINDOW)
-    return LARGE_CONTEXT_WINDOW;
-  return DEFAULT_CONTEXT_WINDOW;
+/** What is known of a session's window, strongest first. */
+export interface WindowFacts {
+  /** The user's setting. */
+  setting?: number;
+  /** What the agent itself stated for the session (`/context`, a session file's declared window). */
+  stated?: number;
+  /** What the agent's model catalogue gives the session's model. */
+  catalogued?: number;
 }
 
-/** Whether the window is known rather than guessed: given, or that of a Claude model (200k unless `[1m]`). */
-export function windowKnown(models: ReadonlyArray<string | null | undefined>, window?: number): boolean {
-  return (window !== undefined && window > 0) || models.some((model) => model && /claude/i.test(model));
+export interface ContextWindow {
+  size: number;
+  /** Nothing said it: the size is the usual window of current models, shown as a guess. */
+  guessed: boolean;
+}
+
+const positive = (value: number | undefined): value is number => value !== undefined && value > 0;
+
+/**
+ * The context window: the setting, else what the agent stated, else 1M for `[1m]` models, else the
+ * agent's catalogue, else 1M once more than 200k tokens were seen (only the large window allows that),
+ * else a guessed 200k.
+ */
+export function contextWindow(
+  models: ReadonlyArray<string | null | undefined>,
+  maxTokens: number,
+  facts: WindowFacts = {},
+): ContextWindow {
+  if (positive(facts.setting)) return { size: facts.setting, guessed: false };
+  if (positive(facts.stated)) return { size: facts.stated, guessed: false };
+  if (models.some((model) => model?.toLowerCase().includes('[1m]')))
+    return { size: LARGE_CONTEXT_WINDOW, guessed: false };
+  if (positive(facts.catalogued))
+    return {
+      size: Math.max(facts.catalogued, maxTokens > facts.catalogued ? LARGE_CONTEXT_WINDOW : 0),
+      guessed: false,
+    };
+  if (maxTokens > DEFAULT_CONTEXT_WINDOW) return { size: LARGE_CONTEXT_WINDOW, guessed: false };
+  return { size: DEFAULT_CONTEXT_WINDOW, guessed: true };
 }
 
 /** The forecast of a reading: what it needs is all in the reading. */
-export function readingForecast(reading: Omit<GaugeReading, 'forecast'>, known: boolean): ContextForecast {
+export function readingForecast(reading: Omit<GaugeReading, 'forecast'>): ContextForecast {
   return forecastContext({
     trend: reading.trend,
     compactionTimes: reading.compactions.map((compaction) => compaction.at),
     compactedSinceUsage: reading.compactedSinceUsage,
     at: reading.breakdown.autocompactAt,
     window: reading.window,
-    windowKnown: known,
+    windowKnown: !reading.windowGuessed,
     prompts: reading.prompts,
     items: reading.breakdown.items,
   });
@@ -106,6 +128,8 @@ export class ContextGauge {
    */
   private subagentFile: boolean | undefined;
   private model: string | undefined;
+  /** The window the session's latest `/context` output states. */
+  private statedWindow: number | undefined;
   private tokens = 0;
   private maxTokens = 0;
   private updatedAt: number | undefined;
@@ -145,13 +169,18 @@ export class ContextGauge {
 
   reading(): GaugeReading {
     const models = [this.options.modelHint, this.model];
-    const window = contextWindow(models, this.maxTokens, this.options.window);
+    const { size: window, guessed } = contextWindow(models, this.maxTokens, {
+      setting: this.options.window,
+      stated: this.statedWindow,
+      catalogued: cataloguedWindow(this.adapter, models),
+    });
     const reading = {
       transcript: this.transcript,
       sessionId: this.sessionId ?? null,
       model: this.model ?? null,
       tokens: this.tokens,
       window,
+      windowGuessed: guessed,
       percent: Math.round((this.tokens / window) * 1000) / 10,
       compactions: [...this.compactions],
       compactedSinceUsage: this.compactedSinceUsage,
@@ -164,7 +193,7 @@ export class ContextGauge {
       breakdown: this.breakdown.breakdown(this.tokens, window, compactPoint(this.adapter, window, models)),
       ownDisplay: ownDisplay(this.adapter, this.tokens, window),
     };
-    return { ...reading, forecast: readingForecast(reading, windowKnown(models, this.options.window)) };
+    return { ...reading, forecast: readingForecast(reading) };
   }
 
   /** A tracker that reads the session's files on disk once, when its first API call is counted. */
@@ -221,6 +250,7 @@ export class ContextGauge {
     this.sessionId = undefined;
     this.subagentFile = undefined;
     this.model = undefined;
+    this.statedWindow = undefined;
     this.tokens = 0;
     this.maxTokens = 0;
     this.updatedAt = undefined;
@@ -245,6 +275,8 @@ export class ContextGauge {
     if (entry.sidechain && !this.subagentFile) return;
     this.breakdown.add(entry);
     this.sessionId = entry.sessionId ?? this.sessionId;
+    if (entry.type === 'system' && entry.systemText)
+      this.statedWindow = contextCommandWindow(entry.systemText) ?? this.statedWindow;
     if (entry.type === 'system' && entry.subtype === 'compact_boundary') {
       this.compactions.push({ at: entry.at ?? null, preTokens: entry.preTokens ?? null });
       this.compactedSinceUsage = true;

@@ -8,7 +8,7 @@
  */
 import { plausibleTokens } from '../agents/tokenCounts';
 import type { SessionAdapter, SessionItem } from '../agents/adapter';
-import { compactPoint, ownDisplay } from '../agents';
+import { cataloguedWindow, compactPoint, ownDisplay } from '../agents';
 import { sessionFileStamp } from '../agents/sessionBytes';
 import { estimate } from './breakdownCompose';
 import type { BreakdownCategory, Compaction } from '../../shared/context';
@@ -19,7 +19,6 @@ import {
   type TrendPoint,
   contextWindow,
   readingForecast,
-  windowKnown,
 } from './contextGauge';
 
 const TREND_POINTS = 200;
@@ -62,6 +61,7 @@ export class SessionFileGauge {
     return gaugeOfItems(this.transcript, this.items, this.malformed, {
       ...this.options,
       compactAt: (window, models) => compactPoint(this.adapter, window, models),
+      windowOf: (models) => cataloguedWindow(this.adapter, models),
       ownDisplay: (tokens, window) => ownDisplay(this.adapter, tokens, window),
     });
   }
@@ -76,6 +76,8 @@ export interface SessionGaugeOptions extends Pick<ContextGaugeOptions, 'window' 
 interface ItemsGaugeOptions extends SessionGaugeOptions {
   /** Where the agent compacts a window, for the models the session names (default: at the window). */
   compactAt?: (window: number, models: ReadonlyArray<string | undefined>) => number;
+  /** The window the agent's catalogue gives the first of the models it lists. */
+  windowOf?: (models: ReadonlyArray<string | undefined>) => number | undefined;
   /** How the agent's own display puts it, where that differs (GaugeFields.ownDisplay). */
   ownDisplay?: (tokens: number, window: number) => GaugeReading['ownDisplay'];
 }
@@ -112,10 +114,10 @@ export function gaugeOfItems(
     [...usages].reverse().find((usage) => usage.model)?.model ??
     own.flatMap((item) => (item.type === 'session' && item.model ? [item.model] : []))[0];
   const declared = last?.contextWindow;
-  const window = contextWindow(
+  const { size: window, guessed } = contextWindow(
     [options.modelHint, model],
     Math.max(0, ...usages.map((usage) => usage.contextTokens)),
-    options.window ?? declared,
+    { setting: options.window, stated: declared, catalogued: options.windowOf?.([options.modelHint, model]) },
   );
   // The file's own compact point holds for the window it declares, not for one the user set.
   const compactAt =
@@ -150,6 +152,7 @@ export function gaugeOfItems(
     model: model ?? null,
     tokens,
     window,
+    windowGuessed: guessed,
     percent: Math.round((tokens / window) * 1000) / 10,
     ownDisplay: options.ownDisplay?.(tokens, window),
     compactions,
@@ -164,7 +167,7 @@ export function gaugeOfItems(
   };
   return {
     ...reading,
-    forecast: readingForecast(reading, windowKnown([options.modelHint, model], options.window ?? declared)),
+    forecast: readingForecast(reading),
   };
 }
 

@@ -42,6 +42,7 @@ export function gaugeView(agent: AgentId, reading: GaugeReading): GaugeView {
     transcript: reading.transcript,
     tokens: reading.tokens,
     window: reading.window,
+    windowGuessed: reading.windowGuessed,
     percent: reading.percent,
     level: usageLevel(reading.percent),
     compactions: reading.compactions,

@@ -5,6 +5,7 @@
  * for current models, whatever the window (#23409: 33k of 200k; a 1M window shows the same 33k).
  */
 import type { ContextLimits } from '../adapter';
+import { claudeModelWindow } from './modelWindows';
 
 const SUMMARY_RESERVE = 20_000;
 const AUTOCOMPACT_BUFFER = 13_000;
@@ -22,4 +23,5 @@ function summaryReserve(model: string | undefined): number {
 
 export const claudeContextLimits: ContextLimits = {
   compactAt: (window, model) => Math.max(0, window - summaryReserve(model) - AUTOCOMPACT_BUFFER),
+  windowOf: claudeModelWindow,
 };

@@ -255,7 +255,7 @@ describe('connect the other agents', () => {
     const configDir = path.join(path.dirname(ws.home), 'claude-config');
     const install = machine.cli({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'install', '--scope', 'user');
     assert.equal(install.status, 0, install.stderr);
-    assert.match(fs.readFileSync(path.join(configDir, 'settings.json'), 'utf8'), /hook\.js/);
+    assert.match(fs.readFileSync(path.join(configDir, 'settings.json'), 'utf8'), /spool\.sh/);
     assert.equal(fs.existsSync(path.join(userHome, '.claude', 'settings.json')), false);
     const uninstall = machine.cli({ CLAUDE_CONFIG_DIR: configDir }, 'hooks', 'uninstall', '--scope', 'user');
     assert.equal(uninstall.status, 0, uninstall.stderr);

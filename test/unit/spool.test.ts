@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { writeHookOutputs } from '../../src/engine/context/hookOutput';
 import { STALE_MS, drainSpool } from '../../src/engine/log/spool';
 import { recorderFromCommand } from '../../src/engine/agents/recorderCommand';
-import { spoolCommandFor } from '../../src/engine/agents/spoolCommand';
+import { SPOOL_SCRIPT, SPOOL_SCRIPT_NAME, spoolCommandFor } from '../../src/engine/agents/spoolCommand';
 import { hookOutputFile } from '../../src/engine/kernel/paths';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { useBundle } from '../support/bundle';
@@ -38,6 +38,7 @@ beforeEach(() => {
   // Installed: the hooks record only where the recorder has its stable copy.
   fs.mkdirSync(path.join(ws.home, 'bin'), { mode: 0o700 });
   fs.writeFileSync(path.join(ws.home, 'bin', 'hook.js'), '// the recorder\n', { mode: 0o600 });
+  fs.writeFileSync(path.join(ws.home, 'bin', SPOOL_SCRIPT_NAME), SPOOL_SCRIPT, { mode: 0o600 });
 });
 afterEach(() => ws.cleanup());
 
@@ -175,15 +176,36 @@ describe('the spooling hooks', () => {
     }
   });
 
+  test('every hook command Connect writes is one short line (agents print it: Claude Code at each /compact)', () => {
+    const events: Record<Agent, string[]> = {
+      'claude-code': ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SessionEnd'],
+      codex: ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
+      vscode: ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
+      cline: ['TaskStart', 'UserPromptSubmit', 'PostToolUse', 'TaskComplete'],
+    };
+    for (const [agent, names] of Object.entries(events) as Array<[Agent, string[]]>) {
+      for (const event of names) {
+        const command = hookCommand(agent, event);
+        assert.ok(
+          !command.includes('\n') && command.length <= 160,
+          `${agent} ${event}: ${command.length} characters: ${command}`,
+        );
+      }
+    }
+  });
+
   test('where Context Deck is not installed the hook does nothing: exit 0, silent, no file', async () => {
     fs.rmSync(path.join(ws.home, 'bin'), { recursive: true });
+    // Half-uninstalled, the script without its recorder: still nothing.
+    fs.mkdirSync(path.join(ws.home, 'bin'), { mode: 0o700 });
+    fs.writeFileSync(path.join(ws.home, 'bin', SPOOL_SCRIPT_NAME), SPOOL_SCRIPT, { mode: 0o600 });
     for (const agent of ['claude-code', 'codex', 'vscode'] as const) {
       for (const event of ['SessionStart', 'PostToolUse']) {
         const run = await runHook(hookCommand(agent, event), JSON.stringify(toolEvent('t')));
         assert.deepEqual([run.status, run.stdout, run.stderr], [0, '', '']);
       }
     }
-    assert.deepEqual(fs.readdirSync(ws.home), []);
+    assert.deepEqual(fs.readdirSync(ws.home), ['bin']);
   });
 
   test('a batch of payloads all still being written asks for no other pass at once', () => {
@@ -274,6 +296,7 @@ describe('the spooling hooks', () => {
     const home = path.join(path.dirname(ws.home), 'CONTEXT_DECK_HOME-home');
     fs.mkdirSync(path.join(home, 'bin'), { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(home, 'bin', 'hook.js'), '// the recorder\n', { mode: 0o600 });
+    fs.writeFileSync(path.join(home, 'bin', SPOOL_SCRIPT_NAME), SPOOL_SCRIPT, { mode: 0o600 });
     const node = `node ${path.join(home, 'bin', 'hook.js')} --home ${home}`;
     const command = spoolCommandFor(node, false, 'linux');
     assert.deepEqual(recorderFromCommand(node)?.home, home);

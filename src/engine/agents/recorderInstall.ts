@@ -8,6 +8,7 @@ import { PRIVATE_FILE_MODE, makePrivateDir } from '../kernel/privateFiles';
 import type { SettingsPlan } from './adapter';
 import { findOnPath } from './commandOnPath';
 import { writeSettingsWithBackup } from './jsoncEdit';
+import { SPOOL_SCRIPT, SPOOL_SCRIPT_NAME } from './spoolCommand';
 
 export interface RecorderRuntime {
   /** Absolute path of the Node runtime that runs the recorder. */
@@ -22,22 +23,25 @@ export function stableRecorderPath(home: string): string {
 
 /**
  * Copy the bundled recorder (`hook.js`, the loader agents run, and `recorder.js` beside it) to its stable
- * place where it differs; returns whether anything was written.
+ * place, with the spool script the hook commands source, where each differs; returns whether anything was
+ * written.
  */
 export function installRecorder(home: string, bundledRecorder: string): { path: string; updated: boolean } {
   const target = stableRecorderPath(home);
-  // The recorder first: a hook starting between the two renames finds the new recorder, which any loader runs.
-  const files = ['recorder.js', 'hook.js'].map((name) => ({
-    from: path.join(path.dirname(bundledRecorder), name),
-    to: path.join(path.dirname(target), name),
-  }));
+  const bin = path.dirname(target);
+  const bundled = (name: string) => fs.readFileSync(path.join(path.dirname(bundledRecorder), name));
+  // The loader last: a hook starting between the renames finds the new recorder and script, which it runs.
+  const files: Array<[string, () => Buffer]> = [
+    ['recorder.js', () => bundled('recorder.js')],
+    [SPOOL_SCRIPT_NAME, () => Buffer.from(SPOOL_SCRIPT)],
+    ['hook.js', () => bundled('hook.js')],
+  ];
   let updated = false;
-  for (const { from, to } of files) updated = copyWhenDifferent(from, to) || updated;
+  for (const [name, bytes] of files) updated = writeWhenDifferent(bytes(), path.join(bin, name)) || updated;
   return { path: target, updated };
 }
 
-function copyWhenDifferent(from: string, to: string): boolean {
-  const bytes = fs.readFileSync(from);
+function writeWhenDifferent(bytes: Buffer, to: string): boolean {
   let current: Buffer | undefined;
   try {
     current = fs.readFileSync(to);
@@ -47,7 +51,7 @@ function copyWhenDifferent(from: string, to: string): boolean {
   if (current?.equals(bytes)) return false;
   makePrivateDir(path.dirname(to));
   // Rename over the old copy: a hook starting at this moment reads either version, never half of one.
-  // Hooks run it as `node hook.js`, so it needs no execute bit.
+  // Hooks run it as `node hook.js` or source it (`. spool.sh`), so it needs no execute bit.
   const temp = `${to}.tmp-${process.pid}`;
   fs.writeFileSync(temp, bytes, { mode: PRIVATE_FILE_MODE });
   fs.renameSync(temp, to);

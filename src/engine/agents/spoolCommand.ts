@@ -1,14 +1,17 @@
 /**
- * The hook command agents run on POSIX systems: `sh` copies the payload, as the agent sent it, into a spool
- * file of its own in the event log's folder, and the next ingest redacts it into the event log
- * (log/spool.ts). Agents wait for their hooks (Codex and VS Code's agent for every one), and Node's start
+ * The hook agents run on POSIX systems: `sh` copies the payload, as the agent sent it, into a spool file of
+ * its own in the event log's folder, and the next ingest redacts it into the event log (log/spool.ts). The
+ * command written into an agent's settings is one short line (agents print it: Claude Code at every
+ * `/compact`) that sources the spool script installed beside the recorder (`<home>/bin/spool.sh`, written
+ * by recorderInstall.ts from SPOOL_SCRIPT) with what to print after spooling. Agents wait for their hooks (Codex and VS Code's agent for every one), and Node's start
  * alone costs 60 ms or more a call; `sh` and `cat` cost a few.
  * - Private from the first byte: umask 077 before the file is created (0600), in the 0700 events folder.
  * - One file per call, named by the shell's pid and a counter (no two live processes share a pid, and a file
  *   an earlier process of the same pid left is stepped over): hooks running at once never share a file, so
  *   no payload, whatever its size, interleaves with another.
  * - A write that fails (a full disk) removes its file, silently: a hook must never hurt the agent.
- * - Where Context Deck is not installed (no recorder in its home) it does nothing: silent, exit 0.
+ * - Where Context Deck is not installed (no spool script or recorder in its home) it does nothing: silent,
+ *   exit 0.
  * SessionStart's command then prints the hook output the engine wrote for the working folder or its nearest
  * ancestor (context/hookOutput.ts), walking up with shell builtins only, and no further than the repository
  * the folder is in: a separate repository inside another project is not that project.
@@ -72,26 +75,40 @@ const PROMPT_HINTS: Readonly<Record<string, string>> = {
   'prompt-hint-cline': promptHint('taskId', '{"contextModification":"%s"}'),
 };
 
-/** `home`: an `sh` word for the home (PORTABLE_HOME, or a machine's own absolute home). */
-function spoolCommand(home: string, output: SpoolOutput): string {
+/** The script's name in `<home>/bin`, beside the recorder. */
+export const SPOOL_SCRIPT_NAME = 'spool.sh';
+
+const SESSION_START_OUTPUT =
+  ` o=${HOOK_OUTPUT_FILE};` +
   // Started again after a compaction (the payload's `source`, as the agent wrote it): the continuation,
   // where the engine wrote one beside the context.
-  const compact =
-    output === 'session-start'
-      ? ` grep -q '"source" *: *"compact"' ${SPOOL_FILE} 2>/dev/null && o=${HOOK_OUTPUT_COMPACT_FILE};`
-      : '';
-  const cat = output === 'context-modification' ? `cat "$f"${AS_CONTEXT_MODIFICATION}` : 'cat "$f"';
-  const print =
-    output === 'none'
-      ? ''
-      : Object.hasOwn(PROMPT_HINTS, output)
-        ? PROMPT_HINTS[output]
-        : ` o=${HOOK_OUTPUT_FILE};${compact}` +
-          ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}"; if [ -f "$f" ]; then ${cat}; break; fi; [ -e "$p/.git" ] && break; [ -n "$p" ] || break; p=\${p%/*}; done;`;
-  return (
-    `h=${home}; d="$h/events"; [ -f "$h/bin/hook.js" ] || exit 0; umask 077; [ -d "$d" ] || mkdir -p "$d" 2>/dev/null; n=0; ` +
-    `while [ -e ${SPOOL_FILE} ]; do n=$((n+1)); done; cat > ${SPOOL_FILE} 2>/dev/null || rm -f ${SPOOL_FILE} 2>/dev/null;${print} exit 0`
-  );
+  ` grep -q '"source" *: *"compact"' ${SPOOL_FILE} 2>/dev/null && o=${HOOK_OUTPUT_COMPACT_FILE};` +
+  ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}";` +
+  ` if [ -f "$f" ]; then if [ "$m" = context-modification ]; then cat "$f"${AS_CONTEXT_MODIFICATION}; else cat "$f"; fi; break; fi;` +
+  ` [ -e "$p/.git" ] && break; [ -n "$p" ] || break; p=\${p%/*}; done`;
+
+/**
+ * The script every hook command sources, with `h` (the home) and `m` (a SpoolOutput) set: it spools the
+ * payload, then prints what `m` asks for. Sourced, not run: no further process where the agent waits.
+ */
+export const SPOOL_SCRIPT = [
+  '# Context Deck: spools a hook payload for the next ingest (written by Context Deck; replaced on update).',
+  '[ -f "$h/bin/hook.js" ] || exit 0',
+  'd="$h/events"; umask 077; [ -d "$d" ] || mkdir -p "$d" 2>/dev/null; n=0',
+  `while [ -e ${SPOOL_FILE} ]; do n=$((n+1)); done`,
+  `cat > ${SPOOL_FILE} 2>/dev/null || rm -f ${SPOOL_FILE} 2>/dev/null`,
+  'case "$m" in',
+  `  session-start | context-modification)${SESSION_START_OUTPUT} ;;`,
+  `  prompt-hint)${PROMPT_HINTS['prompt-hint']} ;;`,
+  `  prompt-hint-cline)${PROMPT_HINTS['prompt-hint-cline']} ;;`,
+  'esac',
+  'exit 0',
+  '',
+].join('\n');
+
+/** `home`: an `sh` word for the home (PORTABLE_HOME, or a machine's own absolute home). */
+function spoolCommand(home: string, output: SpoolOutput): string {
+  return `h=${home}; m=${output}; [ -f "$h/bin/${SPOOL_SCRIPT_NAME}" ] && . "$h/bin/${SPOOL_SCRIPT_NAME}"; exit 0`;
 }
 
 /**
@@ -111,6 +128,7 @@ export function spoolCommandFor(
   return home ? spoolCommand(home, output) : command;
 }
 
+/** The spool command, as written now or (spooling inline) by versions before the spool script. */
 export function isSpoolCommand(command: string): boolean {
-  return command.includes(`cat > ${SPOOL_FILE}`);
+  return command.includes(`/bin/${SPOOL_SCRIPT_NAME}"`) || command.includes(`cat > ${SPOOL_FILE}`);
 }

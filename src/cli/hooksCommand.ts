@@ -100,7 +100,7 @@ export const hooksCommand: CliCommand = {
       ? adapter.hooks.planConnect(file, before, command)
       : adapter.hooks.planDisconnect(file, before);
     const caveats = [
-      ...(install && scope === 'project' ? portableCommandCaveats(home) : []),
+      ...(install && scope === 'project' ? portableCommandCaveats(home, adapter.displayName) : []),
       ...(install && adapter.hooks.afterConnect ? [adapter.hooks.afterConnect] : []),
     ];
     const written = plan.changes.length > 0 && !dryRun;

@@ -2,6 +2,14 @@ import { stringFlag } from './args';
 import type { CliCommand } from './command';
 import { openProject, withInterrupt } from './projectSession';
 
+/** What was read: transcripts in lines; rollouts, stores and task files in the entries they hold. */
+function readText(result: { bytes: number; lines: number; entries: number }): string {
+  const parts = [`${result.bytes} bytes`];
+  if (result.lines > 0 || result.entries === 0) parts.push(`${result.lines} lines`);
+  if (result.entries > 0) parts.push(`${result.entries} session entries`);
+  return parts.join(', ');
+}
+
 export const importCommand: CliCommand = {
   name: 'import-transcripts',
   usage: 'import-transcripts [PATH...] [--json] [--force] [--claude-dir DIR]',
@@ -33,7 +41,7 @@ export const importCommand: CliCommand = {
         context.stdout(
           `${engine.identity.name}: ${result.toolCalls} new tool calls (${result.failures} failed), ` +
             `${result.prompts} new prompts, ${result.sessions} new sessions from ${result.files} transcripts ` +
-            `(${result.bytes} bytes, ${result.lines} lines, ${result.malformed} malformed); ` +
+            `(${readText(result)}, ${result.malformed} malformed); ` +
             `${result.skippedFiles} unchanged, ${result.foreignFiles} of other projects` +
             (result.cancelled ? '; cancelled' : ''),
         );

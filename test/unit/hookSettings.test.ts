@@ -228,14 +228,21 @@ describe('Claude Code hook settings', () => {
 
   test('connecting the team’s settings says why they would record nothing on this machine', () => {
     const env = { PATH: path.dirname(process.execPath) };
-    assert.deepEqual(portableCommandCaveats(path.join(os.homedir(), '.context-deck'), env), []);
-    assert.deepEqual(portableCommandCaveats('/data/cd', { ...env, CONTEXT_DECK_HOME: '/data/cd' }), []);
-    const [otherHome, noNode] = portableCommandCaveats('/data/cd', { PATH: '/nowhere' }, true);
-    assert.match(otherHome, /set CONTEXT_DECK_HOME=\/data\/cd/);
+    assert.deepEqual(
+      portableCommandCaveats(path.join(os.homedir(), '.context-deck'), 'Claude Code', env),
+      [],
+    );
+    assert.deepEqual(
+      portableCommandCaveats('/data/cd', 'Claude Code', { ...env, CONTEXT_DECK_HOME: '/data/cd' }),
+      [],
+    );
+    const [otherHome, noNode] = portableCommandCaveats('/data/cd', 'Codex CLI', { PATH: '/nowhere' }, true);
+    // Named for the agent being connected, not always Claude Code.
+    assert.match(otherHome, /set CONTEXT_DECK_HOME=\/data\/cd where Codex CLI starts/);
     assert.match(noNode, /`node` is not on PATH/);
     // Hooks that run `sh` (all but on Windows) need no node.
     assert.deepEqual(
-      portableCommandCaveats(path.join(os.homedir(), '.context-deck'), { PATH: '/nowhere' }, false),
+      portableCommandCaveats(path.join(os.homedir(), '.context-deck'), 'Cline', { PATH: '/nowhere' }, false),
       [],
     );
   });

@@ -278,6 +278,7 @@ describe('the import notification', () => {
     skippedFiles: 0,
     foreignFiles: 0,
     lines: 10,
+    entries: 0,
     malformed: 0,
     bytes: 100,
     cancelled: false,

@@ -767,6 +767,28 @@ describe('context-deck import-transcripts', () => {
     assert.equal(JSON.parse(status.stdout).toolCalls, 2, 'the import was saved');
   });
 
+  test("a Codex rollout's summary counts the entries read, not 0 lines", async () => {
+    const rollout = path.join(
+      FIXTURES_DIR,
+      'codex',
+      'rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.excerpt.jsonl',
+    );
+    const lines = fs
+      .readFileSync(rollout, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '').length;
+    const run = await cli('import-transcripts', rollout, '--home', ws.home, '--project', ws.project);
+    assert.equal(run.code, 0, run.stderr);
+    const read = /\((\d+) bytes, ([^,]+), (\d+) malformed\)/.exec(run.stdout);
+    assert.ok(read, run.stdout);
+    assert.doesNotMatch(run.stdout, /\b0 lines\b/);
+    const entries = Number(/(\d+) session entries/.exec(read[2])?.[1]);
+    assert.ok(
+      entries > 0 && entries <= lines,
+      `${entries} entries of a rollout of ${lines} lines: ${run.stdout}`,
+    );
+  });
+
   test('named files are imported whatever cwd they record; a missing path fails with one line', async () => {
     const named = await cli(
       'import-transcripts',

@@ -30,7 +30,7 @@ export function recorderCommand(
   env: NodeJS.ProcessEnv = process.env,
 ): string {
   // The node command: what opencode's plugin and Windows run (elsewhere the hooks derive `sh` from it).
-  if (scope === 'project' || portableCommandCaveats(home, env, true).length === 0)
+  if (scope === 'project' || portableCommandCaveats(home, '', env, true).length === 0)
     return PORTABLE_RECORDER_COMMAND;
   const prefix = runtime.electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
   return `${prefix}${quote(runtime.node)} ${quote(stableRecorderPath(home))} --home ${quote(home)}`;
@@ -50,6 +50,8 @@ export function isRecorderCommand(command: unknown): boolean {
  */
 export function portableCommandCaveats(
   home: string,
+  /** The agent connected, by its display name: the variable must reach its process. */
+  agent: string,
   env: NodeJS.ProcessEnv = process.env,
   /** Whether the hooks run `node`: on Windows; elsewhere they run `sh` alone (spoolCommand.ts). */
   needsNode = process.platform === 'win32',
@@ -57,7 +59,7 @@ export function portableCommandCaveats(
   const caveats: string[] = [];
   if (home !== resolveHome(undefined, env))
     caveats.push(
-      `The team's hooks run the recorder from $CONTEXT_DECK_HOME or ~/.context-deck, but Context Deck's home here is ${home}: set CONTEXT_DECK_HOME=${home} for Claude Code, or connect just for you.`,
+      `The team's hooks run the recorder from $CONTEXT_DECK_HOME or ~/.context-deck, but Context Deck's home here is ${home}: set CONTEXT_DECK_HOME=${home} where ${agent} starts, or connect just for you.`,
     );
   if (needsNode && !findNodeOnPath(env))
     caveats.push(

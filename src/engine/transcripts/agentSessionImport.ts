@@ -84,6 +84,8 @@ export function sessionFileOwner(file: string): SessionFileOwner {
 export interface AgentImportResult extends RowCounts {
   files: number;
   skippedFiles: number;
+  /** Entries read from the files (a rollout's lines, a store's rows, a task's messages), as session items. */
+  entries: number;
   malformed: number;
   bytes: number;
   /** Files that could not be read, each with why: the others are imported all the same. */
@@ -99,6 +101,7 @@ export async function importAgentSessions(
   const result: AgentImportResult = {
     files: 0,
     skippedFiles: 0,
+    entries: 0,
     malformed: 0,
     bytes: 0,
     problems: [],
@@ -137,6 +140,7 @@ export async function importAgentSessions(
       );
     });
     result.files++;
+    result.entries += items.length;
     result.malformed += skipped;
     result.bytes += stat.size;
   }

@@ -78,7 +78,10 @@ export interface TranscriptImportResult extends RowCounts {
    * could not be read (too large, damaged, unreadable). Every other file is imported all the same.
    */
   problems: string[];
+  /** Lines of message transcripts read. */
   lines: number;
+  /** Entries of other session files (rollouts, opencode's store, Cline's tasks), read as session items. */
+  entries: number;
   malformed: number;
   bytes: number;
   /** The signal stopped the import; what was read until then is kept. */
@@ -138,6 +141,7 @@ function emptyResult(): TranscriptImportResult {
     foreignFiles: 0,
     problems: [],
     lines: 0,
+    entries: 0,
     malformed: 0,
     bytes: 0,
     ...noRows(),
@@ -187,6 +191,7 @@ export async function importTranscripts(
     result.problems.push(...others.problems);
     result.files += others.files;
     result.skippedFiles += others.skippedFiles;
+    result.entries += others.entries;
     result.malformed += others.malformed;
     result.bytes += others.bytes;
     result.toolCalls += others.toolCalls;

@@ -104,7 +104,7 @@ export class AgentConnection {
     const command = recorderCommand(scope, recorderRuntime(), home);
     const plan = planSettingsChange(file, (text) => adapter.hooks.planConnect(file, text, command));
     if (!plan) return false;
-    const caveats = scope === 'project' ? portableCommandCaveats(home) : [];
+    const caveats = scope === 'project' ? portableCommandCaveats(home, name) : [];
     if (plan.changes.length === 0) {
       void vscode.window.showInformationMessage(
         [`${name} is already connected through ${file}.`, ...caveats].join(' '),

@@ -3,6 +3,8 @@
  * what Context Deck shows is held against what Claude Code reports of the same run (its JSON result).
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { installedCli, makeSandbox, run, type Run, type Sandbox } from './sandbox';
 import { FINAL_REPORT, sessionScript, startScriptedModel, type ScriptedModel } from './scriptedModel';
@@ -95,4 +97,20 @@ test('the next session is handed the first: its ask and its final report, throug
   parseResult(await claude('Is greet.sh fixed?'));
   const handed = model.requests.slice(seen).find((request) => request.tools.length > 0);
   assert.ok(handed?.text.includes('Previous Session'), 'the second session was sent the first one');
+  // Claude Code records that context three times (two hook attachments, a request blob): it fills the window once.
+  const gauge = await box.contextDeckJson<Gauge & { breakdown: { items: Array<{ kind: string }> } }>([
+    'gauge',
+  ]);
+  assert.equal(gauge.breakdown.items.filter((item) => item.kind === 'hook_context').length, 1);
+});
+
+test('the hook commands Connect wrote are one short line each (Claude Code prints them at /compact)', () => {
+  const settings = JSON.parse(
+    fs.readFileSync(path.join(box.project, '.claude', 'settings.json'), 'utf8'),
+  ) as {
+    hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+  };
+  const commands = Object.values(settings.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks));
+  assert.ok(commands.length >= 5);
+  for (const { command } of commands) assert.ok(command.length <= 160, command);
 });

@@ -456,6 +456,20 @@ describe('context breakdown', () => {
     assert.equal(fixedOf(breakdown), 20_000 - 100 - hooks[0].tokens);
   });
 
+  test("Claude Code 2.1's SessionStart context is one item, though recorded under two hook names and a request blob", async () => {
+    // hook_success says `SessionStart:startup`, hook_additional_context `SessionStart`; the api-request-blob
+    // line repeats the context inside the request Claude Code sent.
+    const real = fs.readFileSync(
+      path.join(FIXTURES_DIR, 'real-agents', 'claude-code-2.1.332.second-session.excerpt.jsonl'),
+      'utf8',
+    );
+    const breakdown = await breakdownOf(real);
+    const hooks = breakdown.items.filter((item) => item.kind === 'hook_context');
+    assert.equal(hooks.length, 1, hooks.map((item) => item.label).join('\n'));
+    assert.match(hooks[0].label, /^SessionStart:startup: \[Context Deck - Session Context\]/);
+    assertAddsUp(breakdown);
+  });
+
   test('a /context output in the transcript gives the fixed categories and the buffer', async () => {
     const output = [
       '<local-command-stdout>\u001b[1mContext Usage\u001b[22m',

@@ -57,6 +57,8 @@ export interface Part {
   hidden?: boolean;
   /** The tools it names (calls of a response, a loaded schema). */
   tools?: string[];
+  /** A hook's context: the event it came at, which every line recording that context names. */
+  hookEvent?: string;
 }
 
 /** A part of the fixed overhead that can be counted: a memory file, a skill, an agent, a server's names. */

@@ -316,17 +316,31 @@ export class BreakdownTracker {
       case 'hook_output': {
         const text = attachment.type === 'hook_context' ? attachment.text : hookOutputContext(attachment);
         const hook = attachment.hookName ?? attachment.hookEvent ?? 'hook';
-        // A hook's context can be recorded twice: as its output and as the context Claude Code took from it.
-        const same = (part: Part) => part.item.kind === 'hook_context' && part.item.ref.tool === hook;
+        // A hook's context can be recorded twice: as its output and as the context Claude Code took from it,
+        // under the same event but not always the same name (2.1: `SessionStart:startup`, then `SessionStart`).
+        const event = attachment.hookEvent ?? hook.split(':')[0];
+        const same = (part: Part) => part.item.kind === 'hook_context' && part.hookEvent === event;
+        const earlier = this.pending.find(same);
         if (attachment.type === 'hook_context') this.pending = this.pending.filter((part) => !same(part));
-        else if (this.pending.some(same)) return;
+        else if (earlier) return;
         if (!text?.trim()) return;
-        const label = `${hook}: ${text.slice(0, 400)}`;
-        this.pending.push(
-          this.part(`hook:${this.lineId(entry)}`, 'hook_context', 'messages', label, text.length, entry.at, {
-            tool: hook,
-          }),
+        // The more specific name of the two (the output's says which start it was).
+        const name =
+          earlier?.item.ref.tool && earlier.item.ref.tool.length > hook.length ? earlier.item.ref.tool : hook;
+        const label = `${name}: ${text.slice(0, 400)}`;
+        const part = this.part(
+          `hook:${this.lineId(entry)}`,
+          'hook_context',
+          'messages',
+          label,
+          text.length,
+          entry.at,
+          {
+            tool: name,
+          },
         );
+        part.hookEvent = event;
+        this.pending.push(part);
         return;
       }
       case 'skill_listing': {

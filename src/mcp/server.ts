@@ -83,7 +83,7 @@ export function createMemoryServer(options: MemoryServerOptions): {
       title: 'Search memory',
       description:
         'Step 1 of 3. Search observations of past sessions in this project (changes, commands, errors, decisions...). ' +
-        'Returns a compact index: [n] id | title | score | snippet | date. Words must all match; use "exact phrase", ' +
+        'Returns a compact index: [n] id | title | score (1.00: the best match) | snippet | date. Words must all match; use "exact phrase", ' +
         'prefix*, or A OR B; every match is ranked (BM25), the best first. An empty query lists the latest. Then call timeline or ' +
         'get_observations with ids.',
       inputSchema: {

@@ -619,6 +619,30 @@ describe('search', () => {
     assert.ok(hit.score! > 0);
   });
 
+  test('in a small project the index shows each hit against the best one, never 0.00 for all', async () => {
+    // The real agent suite's project: a word in nearly every observation, whose BM25 score is 0.000001.
+    const { store } = await storeWith([
+      { text: 'Asked: Is greet.sh fixed?' },
+      { text: 'Rewrote greet.sh (1 line)' },
+      { text: 'Created greet.sh (1 line)' },
+      { text: 'Reported: Done: greet.sh now prints hello and its check passes, the long way round' },
+    ]);
+    const result = searchObservations(store, { query: 'greet' });
+    assert.ok(
+      result.hits.every((hit) => hit.score! < 0.001),
+      'the raw scores are all near zero',
+    );
+    const scores = formatSearch(result, 'greet')
+      .text.split('\n')
+      .flatMap((line) => /^\[\d+\] [^|]+\|[^|]+\| ([\d.]+) \|/.exec(line)?.slice(1) ?? []);
+    assert.equal(scores.length, 4);
+    assert.equal(scores[0], '1.00');
+    assert.ok(
+      scores.every((score) => Number(score) > 0 && Number(score) <= 1),
+      scores.join(' '),
+    );
+  });
+
   test('FTS syntax errors are answered as plain words', async () => {
     const { store } = await storeWith([{ text: 'Fix title: column parsing (NEAR the end) - done' }]);
     for (const query of [

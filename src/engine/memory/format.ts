@@ -31,12 +31,15 @@ export function formatSearch(result: SearchResult, query: string, cited = noCita
     return fitToBudget(`No searchable words in "${clip(query, 80)}".`, [], (info) =>
       footerLine('results', info, '', ''),
     );
+  // BM25's scale depends on the corpus (in a small project a word in most observations scores 0.000001):
+  // each hit is shown relative to the best one, so the column says how close a hit comes to it.
+  const best = Math.max(0, ...result.hits.map((hit) => hit.score ?? 0));
   const lines = result.hits.map((hit, i) => {
     const text = oneLine(hit.text);
     const title = `${hit.type}: ${recalled(hit.source, text, TITLE_CHARS)}`;
     // The title already is the whole text when it is short; the snippet would only repeat it.
     const snippet = text.length > TITLE_CHARS ? quoteUntrusted(hit.source, hit.snippet, SNIPPET_CHARS) : '';
-    const score = hit.score === null ? '-' : hit.score.toFixed(2);
+    const score = hit.score === null || best === 0 ? '-' : (hit.score / best).toFixed(2);
     return `[${i + 1}] ${shortId(hit.id)} | ${title}${resolvedNote(hit.resolvedAt)}${cited(hit)} | ${score} | ${snippet} | ${shortDate(hit.at)}`;
   });
   const header = query.trim()

@@ -113,6 +113,6 @@ describe('private by default', () => {
     await run('cli', ['hooks', 'install', '--scope', 'local', '--project', ws.project]);
     assert.ok(fs.lstatSync(settings).isSymbolicLink(), 'still a symlink');
     assert.equal(modeOf(dotfiles), 0o600);
-    assert.match(fs.readFileSync(dotfiles, 'utf8'), /hook\.js/, 'written through the link');
+    assert.match(fs.readFileSync(dotfiles, 'utf8'), /spool\.sh/, 'written through the link');
   });
 });

@@ -29,6 +29,7 @@ import { SESSION_CONTEXT_FILE, projectStateDir } from '../src/engine/kernel/path
 import { identifyProject } from '../src/engine/kernel/projectIdentity';
 import { FIXTURES_DIR, hookExample } from '../test/support/events';
 import { hookCommand } from '../test/support/hookCommands';
+import { SPOOL_SCRIPT, SPOOL_SCRIPT_NAME } from '../src/engine/agents/spoolCommand';
 import { type BenchSection, formatTable, median, percentile, round } from './report';
 
 const RUNS = 30;
@@ -153,6 +154,8 @@ export async function benchRecorder(): Promise<BenchSection> {
   try {
     const bin = path.join(dir, 'home', 'bin');
     const modules = await buildRecorder(bin);
+    // The script every `sh` hook command sources, as installRecorder writes it beside the recorder.
+    fs.writeFileSync(path.join(bin, SPOOL_SCRIPT_NAME), SPOOL_SCRIPT, { mode: 0o600 });
     const bundle = path.join(bin, 'hook.js');
     const bundleBytes = fs.statSync(path.join(bin, 'recorder.js')).size;
     const loaderBytes = fs.statSync(bundle).size;

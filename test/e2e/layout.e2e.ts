@@ -17,7 +17,12 @@ import {
   openDemoDashboard,
 } from '../support/demoDashboard';
 import { REPO_ROOT } from '../support/processes';
-import { placeFixtureTranscripts } from '../support/transcripts';
+import {
+  placeFixtureTranscripts,
+  transcriptLines,
+  transcriptPath,
+  writeTranscript,
+} from '../support/transcripts';
 import type { Workbench } from '../support/workbench';
 
 const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
@@ -99,6 +104,30 @@ for (const [theme, colorTheme] of Object.entries(THEMES)) {
       assert.equal(Number(heading), rows);
       for (const uses of await frame.locator('[data-testid="tool-uses7d"]').allInnerTexts())
         assert.match(uses, /^\d+ calls? in 7 days$/);
+    });
+
+    test('a model nothing lists: the gauge says its window is a guess, and forecasts nothing', async () => {
+      // A newer session than the demo's, on a model Claude Code's catalogue does not name.
+      const { claudeDir, project } = dashboard.demo;
+      const sessionId = `unknown-model-${theme}`;
+      writeTranscript(
+        transcriptPath(claudeDir, project, sessionId),
+        transcriptLines({
+          sessionId,
+          cwd: project,
+          startAt: Date.now() - 60_000,
+          model: 'claude-next-9',
+          turns: [{ input: 30_000 }, { input: 42_000 }],
+        }),
+      );
+      const guessed = frame.locator('[data-testid="gauge-window-guessed"]');
+      await guessed.waitFor({ timeout: 30_000 });
+      assert.match(await frame.locator('[data-testid="gauge-tokens"]').innerText(), /\/ ~200,000 tokens/);
+      assert.match((await guessed.getAttribute('title')) ?? '', /contextDeck\.contextWindow/);
+      assert.deepEqual(await wordsBrokenAcrossLines(frame), []);
+      await frame
+        .locator('[data-testid="gauge"]')
+        .screenshot({ path: path.join(screenshots, 'gauge-window-guessed.png') });
     });
 
     test('a folded section stays folded after the window reloads', async () => {

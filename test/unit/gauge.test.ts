@@ -234,6 +234,11 @@ describe('context gauge', () => {
       { window: 200_000, guessed: true },
     );
     assert.match(unknown.forecast.reason ?? '', /window is unknown/);
+    // The hooks' latest model may be another session's: the transcript's own model decides.
+    const hinted = await readingOf(lines(response({ tokens: 30_000, model: 'claude-next-9' })), {
+      modelHint: 'claude-sonnet-4-5',
+    });
+    assert.equal(hinted.windowGuessed, true);
   });
 
   test('window: a /context output in the transcript states it, in either rendering', async () => {

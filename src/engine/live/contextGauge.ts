@@ -172,7 +172,8 @@ export class ContextGauge {
     const { size: window, guessed } = contextWindow(models, this.maxTokens, {
       setting: this.options.window,
       stated: this.statedWindow,
-      catalogued: cataloguedWindow(this.adapter, models),
+      // The session's own model, once recorded: the hint may be another session's.
+      catalogued: cataloguedWindow(this.adapter, [this.model ?? this.options.modelHint]),
     });
     const reading = {
       transcript: this.transcript,

@@ -117,7 +117,11 @@ export function gaugeOfItems(
   const { size: window, guessed } = contextWindow(
     [options.modelHint, model],
     Math.max(0, ...usages.map((usage) => usage.contextTokens)),
-    { setting: options.window, stated: declared, catalogued: options.windowOf?.([options.modelHint, model]) },
+    {
+      setting: options.window,
+      stated: declared,
+      catalogued: options.windowOf?.([model ?? options.modelHint]),
+    },
   );
   // The file's own compact point holds for the window it declares, not for one the user set.
   const compactAt =

@@ -15,6 +15,7 @@ import type { EventPayload } from '../../src/engine/events/eventLine';
 import { sessionFileOf, sessionGauge, sessionOfFile } from '../../src/engine/live/activeSession';
 import { ProjectEngine } from '../../src/engine/project/projectEngine';
 import { sessionFileOwner } from '../../src/engine/transcripts/agentSessionImport';
+import { assembleSessionContext } from '../../src/engine/context/sessionContextAssembly';
 import { importTranscripts } from '../../src/engine/transcripts/importTranscripts';
 import { FIXTURES_DIR, tempWorkspace } from '../support/events';
 
@@ -141,7 +142,9 @@ describe('Cline CLI 3.0 session folders', () => {
         XDG_DATA_HOME: path.join(ws.home, 'no-data'),
         VSCODE_USER_DATA_DIRS: path.join(ws.home, 'no-vscode'),
       });
-      const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project });
+      // A minute after the session ended: not yet idle long enough to be taken as ended.
+      const now = Date.parse('2026-12-07T13:56:30Z');
+      const engine = await ProjectEngine.open({ home: ws.home, folder: ws.project, now: () => now });
       try {
         const first = await importTranscripts(engine);
         assert.deepEqual(first.problems, []);
@@ -151,6 +154,13 @@ describe('Cline CLI 3.0 session folders', () => {
         );
         const again = await importTranscripts(engine, { force: true });
         assert.deepEqual([again.sessions, again.prompts, again.toolCalls], [0, 0, 0]);
+        // Cline's manifest says the session ended: the next session is handed it at once, not after 30 idle minutes.
+        const context = assembleSessionContext(engine, { now });
+        assert.match(context.text, /## Previous Session/);
+        assert.ok(
+          context.text.includes('Done: greet.sh now prints hello and its check passes.'),
+          context.text,
+        );
       } finally {
         await engine.close();
       }

@@ -225,6 +225,8 @@ export async function readClineSdkSession(file: string): Promise<{ items: Sessio
   const start = timeOf(manifest?.started_at) ?? (isObject(first) ? num(first.ts) : undefined) ?? 0;
   const cwd = folderOf(manifest);
   const model = str(manifest?.model);
+  // Cline writes `ended_at` and the session's `status` (completed, cancelled, failed) once it has closed.
+  const ended = timeOf(manifest?.ended_at);
   const reader = new SessionReader(sessionId, str(manifest?.provider));
   reader.items.push({
     type: 'session',
@@ -232,6 +234,7 @@ export async function readClineSdkSession(file: string): Promise<{ items: Sessio
     at: start,
     ...(cwd ? { cwd } : {}),
     ...(model ? { model } : {}),
+    ...(ended !== undefined ? { endedAt: ended, endReason: str(manifest?.status) ?? 'ended' } : {}),
   });
   reader.read(messages, start);
   return { items: reader.items, skipped: reader.skipped };

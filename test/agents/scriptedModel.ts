@@ -43,6 +43,13 @@ export type Script = (request: ModelRequest) => ModelTurn;
 export interface Usage {
   readonly input: number;
   readonly output: number;
+  /** Of `input`, the tokens reported read from the provider's cache (Chat Completions' `cached_tokens`). */
+  readonly cached?: number;
+}
+
+export interface ScriptedModelOptions {
+  /** The share of each request's input reported as read from cache (Chat Completions only): none by default. */
+  readonly cachedShare?: number;
 }
 
 /** One request as the server saw it, with the usage it reported. */
@@ -242,6 +249,7 @@ function chatReply(turn: ModelTurn, usage: Usage, model: string, stream: boolean
     prompt_tokens: usage.input,
     completion_tokens: usage.output,
     total_tokens: usage.input + usage.output,
+    ...(usage.cached ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
   };
   const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
   if (!stream) {
@@ -318,7 +326,10 @@ function send(response: http.ServerResponse, reply: Reply): void {
 }
 
 /** Starts the model on 127.0.0.1 at a free port; nothing else is listened on. */
-export async function startScriptedModel(script: Script): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  script: Script,
+  options: ScriptedModelOptions = {},
+): Promise<ScriptedModel> {
   const requests: SeenRequest[] = [];
   const unanswered: string[] = [];
   const server = http.createServer((request, response) => {
@@ -350,9 +361,12 @@ export async function startScriptedModel(script: Script): Promise<ScriptedModel>
       const body = record(JSON.parse(text));
       const seen = neutral(api, path, body);
       const turn = script(seen);
+      const input = tokensOf(text);
+      const cached = api === 'chat' ? Math.floor(input * (options.cachedShare ?? 0)) : 0;
       const usage = {
-        input: tokensOf(text),
+        input,
         output: tokensOf(JSON.stringify(turn)),
+        ...(cached > 0 ? { cached } : {}),
       };
       requests.push({ ...seen, usage, turn });
       const model = typeof body.model === 'string' ? body.model : 'scripted-model';

@@ -84,6 +84,9 @@ export type SessionItem =
       agentType?: string;
       /** The session this one was forked from or continues. */
       parentSessionId?: string;
+      /** When the agent says the session ended, and how (Cline CLI 3.0's manifest `ended_at`, `status`). */
+      endedAt?: number;
+      endReason?: string;
     }
   | { type: 'prompt'; sessionId: string; at: number; key: string; text: string }
   | { type: 'tool'; sessionId: string; at: number; call: ToolCall & { useId: string } }

@@ -15,17 +15,22 @@ export interface ImportedSession {
   transcriptPath?: string;
   cwd?: string;
   agent: string;
+  /** When the file says the session ended, and how. */
+  ended?: number;
+  endReason?: string;
 }
 
 /** A session an import read, and whether it is new to the database. */
 export function writeImportedSession(store: Store, id: string, session: ImportedSession): boolean {
   const added = !store.get('SELECT 1 AS found FROM sessions WHERE id = ?', [id]);
   store.run(
-    `INSERT INTO sessions (id, started_at, last_event_at, model, transcript_path, cwd, agent)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO sessions (id, started_at, last_event_at, model, transcript_path, cwd, agent, ended_at, end_reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(id) DO UPDATE SET
        started_at = min(started_at, excluded.started_at),
        last_event_at = max(last_event_at, excluded.last_event_at),
+       ended_at = coalesce(excluded.ended_at, ended_at),
+       end_reason = coalesce(excluded.end_reason, end_reason),
        model = coalesce(excluded.model, model),
        transcript_path = coalesce(transcript_path, excluded.transcript_path),
        cwd = coalesce(cwd, excluded.cwd),
@@ -38,6 +43,8 @@ export function writeImportedSession(store: Store, id: string, session: Imported
       session.transcriptPath ?? null,
       session.cwd ?? null,
       session.agent,
+      session.ended ?? null,
+      session.ended === undefined ? null : (session.endReason ?? null),
     ],
   );
   return added;

@@ -126,6 +126,10 @@ export class SessionItemReader {
         session.cwd ??= item.cwd;
         if (item.cwd !== undefined) this.cwds.set(sessionId, item.cwd);
         session.model = item.model ?? session.model;
+        if (item.endedAt !== undefined) {
+          session.ended = item.endedAt;
+          session.endReason = item.endReason;
+        }
         break;
       case 'usage':
         session.model = item.model ?? session.model;

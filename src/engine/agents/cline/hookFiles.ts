@@ -207,7 +207,11 @@ function installer(platform: NodeJS.Platform): HookInstaller<ClineHookScope> {
       }
     },
     afterConnect:
-      'Cline runs hook files while its hooks setting (hooksEnabled, on unless turned off) is on, from its next task.',
+      'Cline runs hook files while its hooks setting (hooksEnabled, on unless turned off) is on, from its next task. ' +
+      // CLI 3.0.65 runs TaskStart and UserPromptSubmit detached with their output ignored (@cline/core
+      // hook-file-hooks: `blockingRunStartHooks`, which the CLI never sets) and no UserPromptSubmit for its prompt.
+      "Cline's CLI 3.0 records its sessions but does not pass a hook's context to its model at a task's start: " +
+      'it is not handed the previous session.',
   };
 }
 

@@ -73,7 +73,10 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
   const hook = HOOKS[Object.hasOwn(SDK_HOOKS, name) ? SDK_HOOKS[name] : name];
   const data = dataOf(payload, hook.data);
   const event: AgentEvent = { agent: 'cline', kind: hook.kind, name };
-  const taskId = stringField(payload, 'taskId');
+  // The SDK's `taskId` is the run's conversation (`conv_…`); its session, the folder its files are in, is
+  // `sessionContext.rootSessionId` (CLI 3.0.65 `hook-file-hooks.ts` createPayloadBase).
+  const root = isObject(payload.sessionContext) ? jsonText(payload.sessionContext.rootSessionId) : undefined;
+  const taskId = root || stringField(payload, 'taskId');
   if (taskId) event.sessionId = taskId;
   const roots = Array.isArray(payload.workspaceRoots) ? payload.workspaceRoots : [];
   const cwd = typeof roots[0] === 'string' ? roots[0] : undefined;

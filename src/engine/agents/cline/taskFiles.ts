@@ -69,7 +69,7 @@ export function clineStorageDirs(env: NodeJS.ProcessEnv = process.env): string[]
 class ClineFileTooLarge extends RangeError {}
 
 /** A regular file's size, not following a link; undefined for anything else. */
-function regularFileSize(file: string): number | undefined {
+export function regularFileSize(file: string): number | undefined {
   try {
     const stat = fs.lstatSync(file);
     return stat.isFile() ? stat.size : undefined;
@@ -82,7 +82,7 @@ function regularFileSize(file: string): number | undefined {
  * A whole JSON document of Cline's, parsed; undefined when the file is not there. Throws, saying why, for a
  * link, a file past `maxBytes` or one that is no JSON.
  */
-function readJsonDocument(file: string, maxBytes = MAX_TASK_FILE_BYTES): unknown {
+export function readJsonDocument(file: string, maxBytes = MAX_TASK_FILE_BYTES): unknown {
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(file);

@@ -153,6 +153,31 @@ describe('connect Cline', () => {
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
+  test("Cline CLI 3.0 is handed the context after its session's first tool call, once; 2.x's tool calls print nothing", () => {
+    // CLI 3.0.65 drops what TaskStart prints but takes a PostToolUse's contextModification to its model.
+    const install = cli('hooks', 'install', '--agent', 'cline', '--scope', 'user', '--json');
+    assert.equal(install.status, 0, install.stderr);
+    const file = path.join(userHome, 'Documents', 'Cline', 'Hooks', 'PostToolUse');
+    const context = '# Previous Session\nFixed greet.sh; sh check.sh passes.\n';
+    writeHookOutputs(home, [ws.project], context);
+    const [, toolResult] = fs
+      .readFileSync(path.join(FIXTURES_DIR, 'cline', 'hooks-cli-3.0.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const first = runHookFile(file, forProject(toolResult));
+    assert.equal(first.status, 0, first.stderr);
+    assert.deepEqual(JSON.parse(first.stdout), { contextModification: context });
+    assert.equal(runHookFile(file, forProject(toolResult)).stdout, '', 'the same session is handed it once');
+    const another = { ...toolResult, sessionContext: { rootSessionId: 'another_session' } };
+    assert.deepEqual(JSON.parse(runHookFile(file, forProject(another)).stdout), {
+      contextModification: context,
+    });
+    const older = HOOKS.find((candidate) => candidate.hookName === 'PostToolUse')!;
+    assert.equal(runHookFile(file, forProject(older)).stdout, '', '2.x hands it at TaskStart');
+    assert.equal(cli('hooks', 'uninstall', '--agent', 'cline', '--scope', 'user').status, 0);
+  });
+
   test('a hook file of that name that is not ours is never overwritten nor removed', () => {
     const dir = path.join(ws.project, '.clinerules', 'hooks');
     fs.mkdirSync(dir, { recursive: true });

@@ -36,7 +36,12 @@ export const PORTABLE_RECORDER = `${PORTABLE_HOME}/bin/hook.js`;
  * UserPromptSubmit output (`prompt-hint`) or Cline's (`prompt-hint-cline`).
  */
 export type SpoolOutput =
-  'none' | 'session-start' | 'context-modification' | 'prompt-hint' | 'prompt-hint-cline';
+  | 'none'
+  | 'session-start'
+  | 'context-modification'
+  | 'prompt-hint'
+  | 'prompt-hint-cline'
+  | 'first-tool-context';
 
 const CLAUDE_PREFIX = '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":';
 /** Braces, quotes and colons stand for themselves in a basic regular expression: no escaping needed. */
@@ -75,6 +80,9 @@ const PROMPT_HINTS: Readonly<Record<string, string>> = {
   'prompt-hint-cline': promptHint('taskId', '{"contextModification":"%s"}'),
 };
 
+/** Where a marker says a session was handed its context after a tool call (`<home>/handed/<session id>`). */
+const HANDED_DIR = 'handed';
+
 /** The script's name in `<home>/bin`, beside the recorder. */
 export const SPOOL_SCRIPT_NAME = 'spool.sh';
 
@@ -86,6 +94,15 @@ const SESSION_START_OUTPUT =
   ` cd -P . 2>/dev/null; p=$PWD; while :; do f="$h/${HOOK_OUTPUT_DIR}$p/$o"; [ -f "$f" ] || f="$h/${HOOK_OUTPUT_DIR}$p/${HOOK_OUTPUT_FILE}";` +
   ` if [ -f "$f" ]; then if [ "$m" = context-modification ]; then cat "$f"${AS_CONTEXT_MODIFICATION}; else cat "$f"; fi; break; fi;` +
   ` [ -e "$p/.git" ] && break; [ -n "$p" ] || break; p=\${p%/*}; done`;
+
+/**
+ * After a tool call of Cline's CLI 3.0 (its payload names the session's `rootSessionId`): the session context
+ * as Cline reads it, once per session (a marker folder made atomically, so of two calls at once one prints).
+ * 3.0 ignores what TaskStart prints but hands a PostToolUse's `contextModification` to its model.
+ */
+const FIRST_TOOL_OUTPUT =
+  String.raw` s=$(sed -n 's/.*"rootSessionId" *: *"\([A-Za-z0-9_-]\{1,128\}\)".*/\1/p' ${SPOOL_FILE} 2>/dev/null | head -n 1);` +
+  ` if [ -n "$s" ] && mkdir -p "$h/${HANDED_DIR}" 2>/dev/null && mkdir "$h/${HANDED_DIR}/$s" 2>/dev/null; then m=context-modification;${SESSION_START_OUTPUT}; fi`;
 
 /**
  * The script every hook command sources, with `h` (the home) and `m` (a SpoolOutput) set: it spools the
@@ -101,6 +118,7 @@ export const SPOOL_SCRIPT = [
   `  session-start | context-modification)${SESSION_START_OUTPUT} ;;`,
   `  prompt-hint)${PROMPT_HINTS['prompt-hint']} ;;`,
   `  prompt-hint-cline)${PROMPT_HINTS['prompt-hint-cline']} ;;`,
+  `  first-tool-context)${FIRST_TOOL_OUTPUT} ;;`,
   'esac',
   'exit 0',
   '',

@@ -68,6 +68,8 @@ function printsContext(hook: ClineHook): boolean {
 
 function outputOf(hook: ClineHook): SpoolOutput {
   if (hook === 'UserPromptSubmit') return 'prompt-hint-cline';
+  // CLI 3.0 drops what TaskStart prints: its first tool call hands the context on instead.
+  if (hook === 'PostToolUse') return 'first-tool-context';
   return printsContext(hook) ? 'context-modification' : 'none';
 }
 
@@ -209,9 +211,10 @@ function installer(platform: NodeJS.Platform): HookInstaller<ClineHookScope> {
     afterConnect:
       'Cline runs hook files while its hooks setting (hooksEnabled, on unless turned off) is on, from its next task. ' +
       // CLI 3.0.65 runs TaskStart and UserPromptSubmit detached with their output ignored (@cline/core
-      // hook-file-hooks: `blockingRunStartHooks`, which the CLI never sets) and no UserPromptSubmit for its prompt.
-      "Cline's CLI 3.0 records its sessions but does not pass a hook's context to its model at a task's start: " +
-      'it is not handed the previous session.',
+      // hook-file-hooks: `blockingRunStartHooks`, which the CLI never sets) and no UserPromptSubmit for its prompt;
+      // a PostToolUse's contextModification reaches the model before its next request.
+      "Cline's CLI 3.0 does not pass a hook's context to its model at a task's start: it is handed the session " +
+      'context after its first tool call instead.',
   };
 }
 

@@ -455,6 +455,31 @@ describe('opencode payloads', () => {
     assert.deepEqual(events[6]?.tool?.input, { prompt: 'Where are the tests?', subagentType: 'general' });
   });
 
+  test('a real bash call that completed with exit 1 is a failed call, its exit code kept', () => {
+    const real = fs
+      .readFileSync(
+        path.join(OPENCODE_FIXTURES, 'opencode-1.18.33.check-fails.plugin-payloads.jsonl'),
+        'utf8',
+      )
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as Json);
+    const calls = real
+      .map((payload) => opencodeAdapter.payloads.normalise(payload))
+      .filter((event) => event?.tool !== undefined);
+    assert.deepEqual(
+      calls.map((event) => [event?.kind, event?.tool?.name, event?.tool?.outcome?.exitCode]),
+      [
+        ['tool-end', 'bash', 0],
+        ['tool-end', 'write', undefined],
+        ['tool-failed', 'bash', 1],
+        ['tool-end', 'write', undefined],
+        ['tool-end', 'bash', 0],
+      ],
+    );
+    assert.equal(calls[2]?.tool?.outcome?.failed, true);
+  });
+
   test('our payloads are recognised for certain, Claude Code payloads not at all', () => {
     for (const payload of PAYLOADS) assert.equal(opencodeAdapter.payloads.recognise(payload), 2);
     for (const { event, payload } of allHookExamples()) {

@@ -73,7 +73,7 @@ function normalise(payload: EventPayload): AgentEvent | undefined {
       if (!tool) return undefined;
       const callId = typeof part.callID === 'string' ? part.callID : stringField(payload, 'tool_use_id');
       event.tool = toolCall(tool, state.input, state, callId);
-      event.kind = state.status === 'error' ? 'tool-failed' : 'tool-end';
+      event.kind = event.tool.outcome?.failed ? 'tool-failed' : 'tool-end';
       break;
     }
     case 'session.compacted': {

@@ -141,8 +141,12 @@ function toolOutcome(name: string, state: unknown): ToolOutcome | undefined {
   }
   if (state.status !== 'completed') return undefined;
   const outcome: ToolOutcome = { failed: false, output: str(state.output), durationMs };
-  // bash reports `metadata.exit` (the process exit code; null when killed).
-  if (typeof metadata.exit === 'number') outcome.exitCode = metadata.exit;
+  // bash reports `metadata.exit` (the process exit code; null when killed). opencode completes a command that
+  // exits non-zero like any other (packages/opencode/src/tool/bash.ts): its exit code is what says it failed.
+  if (typeof metadata.exit === 'number') {
+    outcome.exitCode = metadata.exit;
+    outcome.failed = metadata.exit !== 0;
+  }
   // write reports whether the file already existed.
   if (name === 'write' && typeof metadata.exists === 'boolean') outcome.created = !metadata.exists;
   return outcome;

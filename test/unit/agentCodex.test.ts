@@ -851,6 +851,8 @@ describe('Connecting Codex', () => {
     };
     assert.deepEqual(Object.keys(parsed), ['hooks']);
     assert.deepEqual(Object.keys(parsed.hooks), [...CODEX_RECORDED_EVENTS]);
+    // Codex 0.169 fires SessionEnd: without it the next session had no Previous Session.
+    assert.ok(Object.keys(parsed.hooks).includes('SessionEnd'));
     // `sh` spooling the payload (spoolCommand.ts); SessionStart's also prints the session context.
     const [start, spool] = [spoolCommandFor(command, true), spoolCommandFor(command, false)];
     assert.deepEqual(parsed.hooks.SessionStart, [

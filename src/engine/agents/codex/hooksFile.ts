@@ -28,6 +28,8 @@ export const CODEX_RECORDED_EVENTS = [
   'PreCompact',
   'SubagentStop',
   'Stop',
+  // Codex 0.169 fires it when a session ends (its binary's `session_end` hooks): the next one's Previous Session.
+  'SessionEnd',
 ] as const;
 
 export type CodexRecordedEvent = (typeof CODEX_RECORDED_EVENTS)[number];
@@ -73,5 +75,8 @@ export const codexHooks: HookInstaller<CodexHookScope> = {
       : 'You, in every project (~/.codex/hooks.json, or $CODEX_HOME)',
   settingsPath: (scope, projectRoot, userHome) => codexHooksPath(scope, projectRoot, userHome),
   // Codex runs a new or changed hook only once the user has reviewed it (docs: codex/hooks, "Trust").
-  afterConnect: 'Codex runs new hooks only after you trust them: type /hooks in Codex and approve them.',
+  afterConnect:
+    "Codex runs a project's hooks only in a trusted project (trust the folder when Codex asks, or " +
+    '[projects."<folder>"] trust_level = "trusted" in ~/.codex/config.toml), and only hooks you have trusted: ' +
+    'type /hooks in Codex and approve them (codex exec skips untrusted hooks).',
 };

@@ -900,6 +900,18 @@ describe('opencode sessions', () => {
       assert.equal(await compactAt(), 200000 - 8192 - 5000);
       fs.writeFileSync(path.join(config, 'opencode.jsonc'), '{ "compaction": { "auto": false } }');
       assert.equal(await compactAt(), 200000);
+      // A provider of one's own declares its model's window in the config, which the catalogue cannot know:
+      // as the real suite's opencode.json does (128,000), where the gauge said 200,000.
+      fs.writeFileSync(
+        path.join(config, 'opencode.jsonc'),
+        '{ "provider": { "fake": { "models": { "fake-model": { "limit": { "context": 128000, "output": 8192 } } } } } }',
+      );
+      const declared = await readOpencodeStore(file);
+      const reading = gaugeOfItems(file, declared.items, 0, {});
+      assert.deepEqual(
+        { window: reading.window, guessed: reading.windowGuessed },
+        { window: 128000, guessed: false },
+      );
       // A window the user set, the catalogue's limits aside: the output is taken at its cap.
       const { items } = await readOpencodeStore(file);
       const set = gaugeOfItems(file, items, 0, {

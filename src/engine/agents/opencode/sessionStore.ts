@@ -33,6 +33,7 @@ import {
 } from '../jsonValues';
 import { type LimitsOf, readModelLimits } from './modelCatalogue';
 import { type CompactionConfig, compactionConfig, opencodeCompactAt } from './compactPoint';
+import { configuredModelLimits } from './configLimits';
 import { opencodeAgentType, toolCall } from './toolKinds';
 
 export interface StoreRead {
@@ -190,7 +191,12 @@ function assistantText(parts: PartRow[]): string {
 
 /** What the usage readings need to know of the models: their limits, and the config's compaction settings. */
 interface ModelFacts {
-  limitsOf: LimitsOf;
+  /** The limits of a model for a session run in `directory`: its config's, else the catalogue's. */
+  limitsOf(
+    providerId: string | undefined,
+    modelId: string | undefined,
+    directory: string | undefined,
+  ): ReturnType<LimitsOf>;
   /** The settings for a session run in `directory`. */
   compactionIn(directory: string | undefined): CompactionConfig;
 }
@@ -200,8 +206,18 @@ const NO_MODEL_FACTS: ModelFacts = { limitsOf: () => undefined, compactionIn: ()
 /** The catalogue opencode caches, and the compaction settings of the config, read once per folder. */
 function modelFacts(options: ReadOptions): ModelFacts {
   const configs = new Map<string | undefined, CompactionConfig>();
+  const catalogue = readModelLimits();
+  const declared = new Map<string, ReturnType<LimitsOf>>();
   return {
-    limitsOf: readModelLimits(),
+    limitsOf: (providerId, modelId, directory) => {
+      if (!providerId || !modelId) return catalogue(providerId, modelId);
+      const folder = options.projectRoot ?? directory;
+      // Read once per folder and model: every usage reading of a session asks.
+      const key = JSON.stringify([folder, providerId, modelId]);
+      if (!declared.has(key))
+        declared.set(key, configuredModelLimits(folder, os.homedir(), process.env, providerId, modelId));
+      return declared.get(key) ?? catalogue(providerId, modelId);
+    },
     compactionIn: (directory) => {
       const folder = options.projectRoot ?? directory;
       let config = configs.get(folder);
@@ -294,7 +310,7 @@ function sessionItems(
         contextTokens: tokens,
         model: str(info.modelID),
       };
-      const limits = models.limitsOf(str(info.providerID), str(info.modelID));
+      const limits = models.limitsOf(str(info.providerID), str(info.modelID), session.directory);
       if (limits) {
         usage.contextWindow = limits.context;
         usage.compactAt = opencodeCompactAt(limits, models.compactionIn(session.directory));
